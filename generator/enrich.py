@@ -1,0 +1,95 @@
+"""Per paper: one Record -> one Paper. Pure functions; a field given in the input wins."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from urllib.parse import urlparse
+
+from . import markup
+from .model import Link, Paper, Record
+from .names import find_acronyms, introduced_name
+from .tagging import area_of, candidate_phrases, derive_tags
+from .textutil import fold
+from .titles import derive_summary, derive_title
+
+MAX_SLUG_CHARS = 60
+
+
+def paper_id(abstract: str) -> str:
+    """Stable id: a hash of the abstract with case and whitespace normalised."""
+    normalised = " ".join(unicodedata.normalize("NFC", abstract).casefold().split())
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()[:12]
+
+
+def slugify(text: str, max_chars: int = MAX_SLUG_CHARS) -> str:
+    """ASCII, lower case, hyphenated, cut at a word boundary: safe on every filesystem."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    if len(slug) > max_chars:
+        slug = slug[: max_chars + 1].rsplit("-", 1)[0]
+    return slug or "paper"
+
+
+def classify_link(url: str) -> Link:
+    parsed = urlparse(url)
+    host = parsed.netloc.lower().removeprefix("www.")
+    path = [part for part in parsed.path.split("/") if part]
+    if host in ("github.com", "gitlab.com", "bitbucket.org") and len(path) >= 2:
+        return Link("code", f"Code · {path[0]}/{path[1]}", url)
+    if host in ("huggingface.co", "hf.co"):
+        if path[:1] == ["datasets"] and len(path) >= 2:
+            return Link("dataset", f"Dataset · {'/'.join(path[1:3])}", url)
+        if path[:1] == ["spaces"] and len(path) >= 2:
+            return Link("demo", f"Demo · {'/'.join(path[1:3])}", url)
+        if path:
+            return Link("model", f"Model · {'/'.join(path[:2])}", url)
+    if host in ("arxiv.org", "openreview.net", "aclanthology.org", "doi.org"):
+        return Link("paper", f"Paper · {host}", url)
+    return Link("project", f"Project page · {host}", url)
+
+
+def _bold_words(abstract: str) -> list[str]:
+    """Whole words set in bold (**X** or \\textbf{X}): candidate names."""
+    bold = []
+    for segment in markup.segments(abstract):
+        if segment.kind == "text":
+            pattern = f"(?<!\\w){markup.BOLD_OPEN}([^{markup.BOLD_CLOSE}]+){markup.BOLD_CLOSE}(?!\\w)"
+            bold.extend(match.strip() for match in re.findall(pattern, segment.value))
+    return bold
+
+
+def enrich(record: Record) -> Paper:
+    text = markup.to_plain(record.abstract)
+    acronyms = find_acronyms(text)
+    name = introduced_name(text, _bold_words(record.abstract), acronyms)
+    title = record.title or derive_title(text, name)
+    tags = derive_tags(text, record.keywords)
+    links = [classify_link(url) for url in dict.fromkeys(markup.urls(record.abstract))]
+    if record.url and record.url not in {link.url for link in links}:
+        links.insert(0, Link("paper", "Paper page", record.url))
+    return Paper(
+        id=paper_id(record.abstract),
+        slug=slugify(title),
+        title=title,
+        summary=record.tldr or derive_summary(text),
+        name=name.name if name else None,
+        tags=tags,
+        keyphrases=(),
+        area=area_of(text, tags, record.primary_area),
+        links=tuple(links),
+        acronyms=tuple(acronyms),
+        body=markup.to_markdown(record.abstract),
+        text=text,
+        collection=record.collection,
+        origin=record.origin,
+        authors=record.authors,
+        url=record.url,
+        given_title=record.title is not None,
+        candidate_phrases=candidate_phrases(text),
+    )
+
+
+def title_key(title: str) -> str:
+    return fold(title)

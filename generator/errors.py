@@ -1,0 +1,25 @@
+"""The one exception the pipeline raises for bad input, and the report of what it handled."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class InputError(Exception):
+    """Input the generator cannot use. The message always names the file (and line)."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+@dataclass
+class Report:
+    """What a run handled without failing: shown to the user in the run's summary."""
+
+    warnings: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+
+    def warn(self, where: str, message: str) -> None:
+        self.warnings.append(f"{where}: {message}")

@@ -1,0 +1,219 @@
+"""Corpus level: what needs every paper at once. Keyphrases weighted against the corpus,
+related papers (TF-IDF cosine) with the shared terms that explain them, mentions of
+one paper's name in another's abstract, unique slugs and titles, the glossary."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from .model import Acronym, Mention, Paper, Related
+from .names import GENERIC_ACRONYMS
+from .tagging import MAX_TAGS, MIN_TAGS
+from .textutil import normalise_term
+
+MAX_KEYPHRASES = 6
+ROW_BLOCK = 512  # similarity rows computed per block: memory stays O(block x papers)
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    short: str
+    long: str
+    papers: tuple[str, ...]  # paper ids
+
+
+def unique_slugs(papers: list[Paper]) -> list[Paper]:
+    """Slugs unique also case-insensitively: a later paper with a taken slug gets its id appended."""
+    taken: set[str] = set()
+    result = []
+    for paper in papers:
+        slug = paper.slug
+        if slug.casefold() in taken:
+            slug = f"{slug[:50]}-{paper.id[:8]}"
+        taken.add(slug.casefold())
+        result.append(replace(paper, slug=slug) if slug != paper.slug else paper)
+    return result
+
+
+def unique_titles(papers: list[Paper]) -> list[Paper]:
+    """Two derived titles never read the same: the later ones gain their first distinct tag."""
+    counts = Counter(p.title.casefold() for p in papers)
+    seen: set[str] = set()
+    result = []
+    for paper in papers:
+        title = paper.title
+        if counts[title.casefold()] > 1 and title.casefold() in seen and not paper.given_title:
+            extra = next((t for t in paper.tags if f"{title} ({t})".casefold() not in seen), paper.id[:6])
+            title = f"{title} ({extra})"
+        seen.add(title.casefold())
+        result.append(replace(paper, title=title) if title != paper.title else paper)
+    return result
+
+
+def add_keyphrases(papers: list[Paper]) -> list[Paper]:
+    """Keyphrases: candidate phrases that recur across papers, weighted tf x idf; tags filled up to MIN_TAGS."""
+    n = len(papers)
+    document_frequency: Counter[str] = Counter()
+    normalised = []
+    for paper in papers:
+        counts = Counter(normalise_term(p) for p in paper.candidate_phrases)
+        normalised.append(counts)
+        document_frequency.update(counts.keys())
+    max_df = max(3, int(0.05 * n))
+    result = []
+    for paper, counts in zip(papers, normalised):
+        display: dict[str, str] = {}
+        for phrase in paper.candidate_phrases:
+            display.setdefault(normalise_term(phrase), phrase)
+        tag_keys = {normalise_term(t) for t in paper.tags}
+        scored = []
+        for key, tf in counts.items():
+            df = document_frequency[key]
+            if key in tag_keys or df > max_df or (df < 2 and tf < 2):
+                continue
+            scored.append((-(1 + math.log(tf)) * math.log(1 + n / df) * (1.3 if df >= 2 else 1.0), key))
+        chosen: list[str] = []
+        for _, key in sorted(scored):
+            if any(key in c or c in key for c in chosen):
+                continue
+            chosen.append(key)
+            if len(chosen) == MAX_KEYPHRASES:
+                break
+        keyphrases = tuple(display[k] for k in chosen)
+        tags = list(paper.tags)
+        for phrase in keyphrases:
+            if len(tags) >= MIN_TAGS:
+                break
+            if document_frequency[normalise_term(phrase)] >= 2 or len(tags) < MIN_TAGS:
+                tags.append(phrase.lower() if phrase.islower() else phrase)
+        result.append(replace(paper, keyphrases=keyphrases, tags=tuple(tags[:MAX_TAGS])))
+    return result
+
+
+def _document(paper: Paper) -> str:
+    # Tags and keyphrases repeated so that shared topics weigh more than shared words.
+    return " ".join([paper.title if paper.given_title else "", paper.text, *paper.tags, *paper.tags, *paper.keyphrases])
+
+
+def add_related(papers: list[Paper], count: int) -> list[Paper]:
+    """The `count` most similar papers by TF-IDF cosine, each with its score and reasons."""
+    if len(papers) < 2 or count <= 0:
+        return papers
+    vectorizer = TfidfVectorizer(
+        sublinear_tf=True,
+        ngram_range=(1, 2),
+        stop_words="english",
+        min_df=1 if len(papers) < 200 else 2,
+        max_df=0.5 if len(papers) >= 20 else 1.0,
+        dtype=np.float32,
+    )
+    matrix = vectorizer.fit_transform([_document(p) for p in papers]).tocsr()
+    vocabulary = vectorizer.get_feature_names_out()
+    k = min(count, len(papers) - 1)
+    neighbours: list[list[tuple[int, float]]] = []
+    for start in range(0, len(papers), ROW_BLOCK):
+        block = (matrix[start : start + ROW_BLOCK] @ matrix.T).toarray()
+        for offset, row in enumerate(block):
+            row[start + offset] = -1.0
+            top = np.argpartition(-row, k - 1)[:k] if k < len(row) else np.arange(len(row))
+            top = sorted(top, key=lambda j: (-row[j], papers[j].id))[:k]
+            neighbours.append([(int(j), float(row[j])) for j in top])
+    result = []
+    for i, paper in enumerate(papers):
+        related = tuple(
+            Related(
+                id=papers[j].id,
+                title=papers[j].title,
+                slug=papers[j].slug,
+                score=round(score, 3),
+                reasons=_reasons(paper, papers[j], matrix, i, j, vocabulary),
+            )
+            for j, score in neighbours[i]
+        )
+        result.append(replace(paper, related=related))
+    return result
+
+
+def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[str, ...]:
+    """Why two papers are related: shared names, tags and keyphrases, then the heaviest shared terms."""
+    reasons: list[str] = []
+    if a.name and a.name in b.text:
+        reasons.append(a.name)
+    if b.name and b.name in a.text and b.name not in reasons:
+        reasons.append(b.name)
+    b_tags = {normalise_term(t) for t in b.tags} | {normalise_term(k) for k in b.keyphrases}
+    for term in [*a.tags, *a.keyphrases]:
+        if normalise_term(term) in b_tags and term not in reasons:
+            reasons.append(term)
+    if len(reasons) < 3:
+        row_a, row_b = matrix.getrow(i), matrix.getrow(j)
+        shared = row_a.multiply(row_b).tocoo()
+        order = np.argsort(-shared.data)
+        taken = " ".join(reasons).lower()
+        for index in order:
+            term = vocabulary[shared.col[index]]
+            if term in taken or any(term in r.lower() for r in reasons):
+                continue
+            reasons.append(term)
+            taken += " " + term
+            if len(reasons) >= 4:
+                break
+    return tuple(reasons[:4])
+
+
+def add_mentions(papers: list[Paper]) -> list[Paper]:
+    """Link a name one paper introduces wherever another abstract uses it."""
+    introducers: dict[str, list[int]] = defaultdict(list)
+    for index, paper in enumerate(papers):
+        if paper.name and len(paper.name) >= 3 and paper.name not in GENERIC_ACRONYMS:
+            introducers[paper.name].append(index)
+    names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
+    if not names:
+        return papers
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w-])")
+    mentions: dict[int, list[Mention]] = defaultdict(list)
+    mentioned_by: dict[int, list[Mention]] = defaultdict(list)
+    for index, paper in enumerate(papers):
+        for name in sorted(set(pattern.findall(paper.text))):
+            target = names[name]
+            if target == index:
+                continue
+            t = papers[target]
+            mentions[index].append(Mention(name, t.id, t.slug, t.title))
+            mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
+    return [
+        replace(p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
+        for i, p in enumerate(papers)
+    ]
+
+
+def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
+    """Every acronym with its most common expansion and the papers that define it."""
+    expansions: dict[str, Counter[str]] = defaultdict(Counter)
+    users: dict[str, list[str]] = defaultdict(list)
+    for paper in papers:
+        for acronym in paper.acronyms:
+            expansions[acronym.short][acronym.long] += 1
+            users[acronym.short].append(paper.id)
+    entries = []
+    for short in sorted(expansions, key=lambda s: (s.casefold(), s)):
+        long = sorted(expansions[short].items(), key=lambda item: (-item[1], item[0].casefold()))[0][0]
+        entries.append(GlossaryEntry(short, long, tuple(dict.fromkeys(users[short]))))
+    return entries
+
+
+def link(papers: list[Paper], related_count: int) -> list[Paper]:
+    papers = unique_slugs(papers)
+    papers = add_keyphrases(papers)
+    papers = unique_titles(papers)
+    papers = add_mentions(papers)
+    return add_related(papers, related_count)
+
+
+__all__ = ["Acronym", "GlossaryEntry", "glossary", "link"]

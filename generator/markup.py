@@ -1,0 +1,222 @@
+"""Abstract text -> safe Markdown (for pages) and plain text (for titles, search, vectors).
+
+Abstracts mix prose, LaTeX text macros (`\\textbf{RE}cipe`, `90\\%`, ``` ``quotes'' ```),
+math (`$q(\\mathbf x)$`), Markdown bold (`**8.15**`), URLs and sometimes stray HTML.
+We split the text into segments (text, math, url), resolve text macros to style
+markers, then escape every character Markdown or HTML could read as markup, so
+input can never become an element or attribute in the page. Documented cleaning:
+HTML entities are decoded, whitespace is collapsed, LaTeX citations are dropped,
+`\\underline{}` becomes plain text, display math is shown inline.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+# Private-use characters mark styles between macro resolution and escaping;
+# any that arrive in the input are removed first.
+BOLD_OPEN, BOLD_CLOSE, ITALIC_OPEN, ITALIC_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+_SENTINELS = re.compile("[\ue000-\ue003]")
+
+# Trailing punctuation that ends a sentence rather than a URL.
+_URL_TRAILING = ".,;:!?'\"”’"
+_URL = r"https?://[^\s<>\"'`{}|\\^\[\]]+"
+
+_SEGMENT = re.compile(
+    r"\\url\{(?P<texurl>[^{}\s]+)\}"
+    rf"|(?P<url>{_URL})"
+    r"|\$\$(?P<display>[^$]+?)\$\$"
+    r"|(?<![\\$])\$(?!\s)(?P<inline>[^$]+?)(?<![\s\\])\$(?!\d)"
+    r"|\\\((?P<paren>.+?)\\\)"
+    r"|\\\[(?P<bracket>.+?)\\\]"
+)
+
+# Math that is only a text macro ($\textbf{SMS Law}$, $\underline{S}$ymbolic) is text.
+_TEXT_ONLY_MATH = re.compile(r"\s*\\(textbf|mathbf|bf|underline|text|textrm|mathrm|textit|emph)\s*\{([^{}$\\]*)\}\s*")
+
+SYMBOLS = {
+    "times": "×", "sim": "∼", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
+    "pm": "±", "rightarrow": "→", "to": "→", "leftarrow": "←", "infty": "∞", "cdot": "·",
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π", "sigma": "σ", "tau": "τ", "phi": "φ",
+    "omega": "ω", "ell": "ℓ", "neq": "≠", "propto": "∝", "in": "∈", "sqrt": "√",
+    "Delta": "Δ", "Omega": "Ω", "log": "log", "exp": "exp", "ldots": "…", "dots": "…",
+}
+
+_STYLE_MACROS = [
+    (re.compile(r"\\(?:textbf|mathbf)\s*\{([^{}]*)\}|\{\\bf\s+([^{}]*)\}"), BOLD_OPEN, BOLD_CLOSE),
+    (re.compile(r"\\(?:textit|emph)\s*\{([^{}]*)\}|\{\\(?:it|em)\s+([^{}]*)\}"), ITALIC_OPEN, ITALIC_CLOSE),
+    (re.compile(r"\\(?:underline|text|textrm|textsc|textsf|texttt|mbox|mathrm)\s*\{([^{}]*)\}"), "", ""),
+]
+_CITATION = re.compile(r"\s*\\(?:cite[tp]?|ref|eqref|label|footnote)\s*\{[^{}]*\}")
+_ESCAPED_CHAR = re.compile(r"\\([%&$_#{}])")
+_MARKDOWN_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
+_LATEX_TILDE = re.compile(r"(?<=[^\s\d~])~(?=[^\s\d~])")
+
+
+@dataclass(frozen=True)
+class Segment:
+    kind: str  # text | math | url
+    value: str
+
+
+def segments(abstract: str) -> list[Segment]:
+    """Split an abstract into text (with style markers), math and URL segments."""
+    text = html.unescape(_SENTINELS.sub("", abstract))
+    text = " ".join(text.split())
+    result: list[Segment] = []
+    position = 0
+    for match in _SEGMENT.finditer(text):
+        if match.start() > position:
+            result.append(Segment("text", _resolve_macros(text[position : match.start()])))
+        result.extend(_match_segments(match))
+        position = match.end()
+    if position < len(text):
+        result.append(Segment("text", _resolve_macros(text[position:])))
+    return _merge_text(result)
+
+
+def _match_segments(match: re.Match[str]) -> list[Segment]:
+    url = match.group("texurl") or match.group("url")
+    if url:
+        trimmed = trim_url(url)
+        rest = url[len(trimmed) :]
+        return [Segment("url", trimmed)] + ([Segment("text", _resolve_macros(rest))] if rest else [])
+    tex = next(group for group in match.group("display", "inline", "paren", "bracket") if group)
+    text_only = _TEXT_ONLY_MATH.fullmatch(tex)
+    if text_only:
+        macro, content = text_only.groups()
+        if macro in ("textbf", "mathbf", "bf"):
+            return [Segment("text", f"{BOLD_OPEN}{content}{BOLD_CLOSE}")]
+        if macro in ("textit", "emph"):
+            return [Segment("text", f"{ITALIC_OPEN}{content}{ITALIC_CLOSE}")]
+        return [Segment("text", content)]
+    symbol = re.fullmatch(r"\s*\\([A-Za-z]+)\s*", tex)
+    if symbol and symbol.group(1) in SYMBOLS:
+        return [Segment("text", SYMBOLS[symbol.group(1)])]
+    return [Segment("math", tex.strip())]
+
+
+def trim_url(url: str) -> str:
+    """Strip sentence punctuation and unbalanced closing brackets from a URL's end."""
+    while url:
+        if url[-1] in _URL_TRAILING:
+            url = url[:-1]
+        elif url[-1] == ")" and url.count("(") < url.count(")"):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+def _resolve_macros(text: str) -> str:
+    text = _CITATION.sub("", text)
+    text = _MARKDOWN_BOLD.sub(lambda m: f"{BOLD_OPEN}{m.group(1)}{BOLD_CLOSE}", text)
+    for _ in range(3):  # nested macros resolve from the inside out
+        before = text
+        for pattern, open_mark, close_mark in _STYLE_MACROS:
+            text = pattern.sub(lambda m, o=open_mark, c=close_mark: f"{o}{m.group(1) or m.group(2) or ''}{c}", text)
+        if text == before:
+            break
+    text = _ESCAPED_CHAR.sub(r"\1", text)
+    text = text.replace("``", "“").replace("''", "”")
+    text = re.sub(r"`([^`']*)'", r"‘\1’", text).replace("`", "‘")
+    text = text.replace("---", "—").replace("--", "–")
+    text = _LATEX_TILDE.sub(" ", text)
+    text = re.sub(r"\\([A-Za-z]+)\b", lambda m: SYMBOLS.get(m.group(1), m.group(0)), text)
+    return text
+
+
+def _merge_text(parts: list[Segment]) -> list[Segment]:
+    merged: list[Segment] = []
+    for part in parts:
+        if merged and part.kind == "text" and merged[-1].kind == "text":
+            merged[-1] = Segment("text", merged[-1].value + part.value)
+        elif part.value:
+            merged.append(part)
+    return merged
+
+
+# --- Markdown -------------------------------------------------------------------------
+
+_MD_ESCAPE = {
+    "\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]",
+    # attr_list reads {...} as attributes; arithmatex reads $ as math.
+    "{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "&": "&amp;", "$": "&#36;",
+}
+_MD_ESCAPE_TABLE = str.maketrans(_MD_ESCAPE)
+_BLOCK_START = re.compile(r"^(\s*)([#>+\-]|\d+[.)])")
+
+
+def escape_markdown(text: str) -> str:
+    """Text -> Markdown that renders as exactly that text, with style markers applied."""
+    escaped = text.translate(_MD_ESCAPE_TABLE)
+    escaped = escaped.replace(BOLD_OPEN, "**").replace(BOLD_CLOSE, "**")
+    return escaped.replace(ITALIC_OPEN, "*").replace(ITALIC_CLOSE, "*")
+
+
+def _balanced_styles(text: str) -> str:
+    """Drop style markers that would not render (empty or whitespace-padded)."""
+    for open_mark, close_mark in ((BOLD_OPEN, BOLD_CLOSE), (ITALIC_OPEN, ITALIC_CLOSE)):
+        text = re.sub(
+            f"{open_mark}(\\s*)([^{open_mark}{close_mark}]*?)(\\s*){close_mark}",
+            lambda m, o=open_mark, c=close_mark: f"{m.group(1)}{o}{m.group(2)}{c}{m.group(3)}" if m.group(2) else m.group(1) + m.group(3),
+            text,
+        )
+    return text
+
+
+def to_markdown(abstract: str) -> str:
+    """The abstract as one Markdown paragraph: text escaped, math for KaTeX, URLs linked."""
+    out = []
+    for segment in segments(abstract):
+        if segment.kind == "text":
+            out.append(escape_markdown(_balanced_styles(segment.value)))
+        elif segment.kind == "math":
+            out.append(f"${segment.value}$")
+        else:
+            out.append(f"<{segment.value}>")
+    return _escape_block_start("".join(out).strip())
+
+
+def _escape_block_start(markdown: str) -> str:
+    """A paragraph must not open as a heading, quote or list item ('# x', '- x', '1. x')."""
+    match = _BLOCK_START.match(markdown)
+    if not match:
+        return markdown
+    marker = match.group(2)
+    escaped = marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
+    return markdown[: match.start(2)] + escaped + markdown[match.end(2) :]
+
+
+# --- Plain text -----------------------------------------------------------------------
+
+_MATH_COMMAND = re.compile(r"\\([A-Za-z]+)")
+
+
+def math_to_plain(tex: str) -> str:
+    """A readable approximation of inline math: `\\mathbf x` -> x, `\\beta` -> β."""
+    text = _MATH_COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), ""), tex)
+    text = re.sub(r"[{}]", "", text)
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"([(\[])\s+", r"\1", text)
+    return text.strip()
+
+
+def to_plain(abstract: str) -> str:
+    """The abstract as plain Unicode text: styles dropped, math approximated."""
+    out = []
+    for segment in segments(abstract):
+        if segment.kind == "text":
+            out.append(_SENTINELS.sub("", segment.value))
+        elif segment.kind == "math":
+            out.append(math_to_plain(segment.value))
+        else:
+            out.append(segment.value)
+    return " ".join("".join(out).split())
+
+
+def urls(abstract: str) -> list[str]:
+    return [segment.value for segment in segments(abstract) if segment.kind == "url"]

@@ -1,0 +1,91 @@
+"""The objects that flow through the pipeline: Record (read) -> Paper (enriched, linked)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a record came from, so every message and page can point back to it."""
+
+    file: str  # path as given on the command line (or relative to the config)
+    record: int  # 1-based record number within the file (paragraph, row, object)
+    line: int  # 1-based line where the record starts
+    record_id: str | None = None  # the record's own id when the input gave one
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One abstract as read from an input file, before any derivation."""
+
+    abstract: str
+    origin: Origin
+    collection: str
+    title: str | None = None
+    keywords: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    url: str | None = None
+    primary_area: str | None = None
+    tldr: str | None = None
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str  # code | model | dataset | project | paper
+    label: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Acronym:
+    short: str
+    long: str
+
+
+@dataclass(frozen=True)
+class Related:
+    id: str
+    title: str
+    slug: str
+    score: float
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name introduced by another paper that this paper's abstract uses."""
+
+    name: str
+    id: str
+    slug: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    slug: str
+    title: str
+    summary: str
+    name: str | None  # the method/model/benchmark name the paper introduces
+    tags: tuple[str, ...]
+    keyphrases: tuple[str, ...]
+    area: str
+    links: tuple[Link, ...]
+    acronyms: tuple[Acronym, ...]
+    body: str  # the abstract as safe Markdown
+    text: str  # the abstract as plain text (LaTeX macros resolved), for search and vectors
+    collection: str
+    origin: Origin
+    also_in: tuple[Origin, ...] = ()  # other places the same abstract appeared (merged duplicates)
+    authors: tuple[str, ...] = ()
+    url: str | None = None
+    given_title: bool = False
+    related: tuple[Related, ...] = ()
+    mentions: tuple[Mention, ...] = ()
+    mentioned_by: tuple[Mention, ...] = ()
+    candidate_phrases: tuple[str, ...] = field(default=(), repr=False)

@@ -1,0 +1,192 @@
+"""Find acronyms with their expansions and the name a paper introduces.
+
+Acronyms use the Schwartz-Hearst rule (the short form's letters appear in order
+in the words before it, the first at a word start). The introduced name is the
+name-like token (PatchSAE, MM1.5, REMEDY, AndroidWorld) that the abstract
+presents as its own contribution: "named X", "we propose X", "X, a ...", bold X,
+or "Long Form (X)" in a contribution sentence. Generic field acronyms (LLM, RL,
+GNN) are never names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .model import Acronym
+from .textutil import sentences, singular
+
+# Acronyms every ML reader knows: they name a field or a common tool, not a paper's contribution.
+GENERIC_ACRONYMS = frozenset(
+    """
+    AI ML DL NLP CV RL LLM LM VLM MLLM LVLM LMM VLA GNN CNN RNN LSTM GRU MLP GAN VAE ViT MoE SAE
+    SGD GD PCA SVM KNN GP MDP POMDP RLHF DPO PPO SFT ICL CoT RAG QA VQA OCR ASR TTS NER API GPU
+    CPU TPU PII IID OOD SOTA FID IS BLEU ROUGE MSE KL ELBO MCMC SDE ODE PDE 2D 3D 4D 6D UI URL
+    BERT GPT LoRA CLIP NeRF DDPM DiT NTK IRL MARL AUC ROC F1 NLI MT IR KG GCN GAT SSL LLMs
+    RGB RGBD RGB-D LiDAR IoT UAV AR VR XR HPC MPC PID SLAM EEG MRI CT fMRI DNA RNA ECG OS CUDA
+    USA UK EU US COVID COVID-19 ImageNet CIFAR MNIST COCO GSM8K MMLU
+    """.split()
+)
+
+_NAME_TOKEN = r"[A-Za-z0-9][A-Za-z0-9\-\.+]*[A-Za-z0-9+]|[A-Z]"
+_SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
+_CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?"
+    r"(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|"
+    r"contribute|devise|formulate|establish|put forward|describe|proposes|presents|introduces|develops)\b",
+    re.IGNORECASE,
+)
+_NAMING = re.compile(
+    r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|which we call|we call it|we name it|namely)\s+[“\"']?"
+    r"((?:[A-Z][\w\-\.]*\s+){0,2}[A-Za-z0-9][\w\-\.+]*[\w+])"
+)
+
+
+def looks_like_name(token: str) -> bool:
+    """Name-like: internal capitals or digits with letters, or all caps (PatchSAE, MM1.5, PPA)."""
+    token = token.strip(".-")
+    if len(token) < 2 or not token[0].isalnum() or token in GENERIC_ACRONYMS:
+        return False
+    if singular(token) in GENERIC_ACRONYMS or token.rstrip("s") in GENERIC_ACRONYMS:
+        return False
+    letters = [c for c in token if c.isalpha()]
+    if not letters or re.fullmatch(r"[A-Z]{2,}[a-z]{3,}", token):
+        # 'REcipe MErging': capitals from a LaTeX acronym highlight, not a name.
+        return False
+    if token[0].isdigit() and len(letters) < 3:  # '0.011B', '7B': sizes, not names
+        return False
+    parts = [p for p in token.split("-") if p]
+    if len(parts) >= 3 and all(p[0].isupper() for p in parts):  # 'Watch-Less-Do-More'
+        return True
+    has_inner_capital = any(any(c.isupper() for c in part[1:]) for part in parts)
+    has_digit = any(c.isdigit() for c in token)
+    all_caps_part = any(sum(c.isupper() for c in part) >= 2 and part.upper() == part for part in parts)
+    return has_inner_capital or (has_digit and token[0].isupper()) or all_caps_part
+
+
+def find_acronyms(text: str) -> list[Acronym]:
+    """'Proactive Privacy Amnesia (PPA)' -> Acronym('PPA', 'Proactive Privacy Amnesia')."""
+    found: dict[str, Acronym] = {}
+    for match in _SHORT_FORM.finditer(text):
+        short = match.group(1).rstrip(".-")
+        if sum(c.isupper() for c in short) < 2 and not looks_like_name(short):
+            continue
+        long = _long_form(short, text[: match.start()])
+        if long and short not in found:
+            found[short] = Acronym(short, long)
+    return list(found.values())
+
+
+_SKIPPABLE = {"of", "for", "and", "the", "in", "on", "to", "with", "a", "an", "via", "by"}
+_DIGIT_WORDS = {"2": "t", "4": "f"}  # 'decay-to-zero (D2Z)', 'learning for (L4)'
+
+
+def _initials_form(letters: list[str], words: list[str]) -> str | None:
+    """Each short-form letter starts a word or a hyphen part, walking backwards; small words may be skipped."""
+    remaining = letters[:]
+    used = 0
+    for word in reversed(words):
+        if not remaining:
+            break
+        initials = [part[:1].lower() for part in word.split("-") if part]
+        matched_first = False
+        matched = 0
+        for index in range(len(initials) - 1, -1, -1):
+            if remaining and initials[index] == remaining[-1]:
+                remaining.pop()
+                matched += 1
+                matched_first = index == 0
+        if matched and not matched_first:
+            return None  # a word counts only from its own start
+        if not matched and word.lower() not in _SKIPPABLE:
+            return None
+        used += 1
+    if remaining:
+        return None
+    return " ".join(words[-used:])
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """Initials first, then Schwartz-Hearst: walk the short form backwards through the preceding words."""
+    letters = [_DIGIT_WORDS.get(c, c.lower()) for c in short if c.isalnum()]
+    if short.endswith("s") and len(letters) > 2 and short[:-1].isupper():
+        letters = letters[:-1]  # 'LLMs'
+    strict = _initials_form(letters, before.split()[-(len(letters) + 3) :])
+    if strict and strict[0].lower() == letters[0]:
+        return strict.strip(" ,;:“\"'")
+    words = before.split()[-(min(len(short) + 5, 2 * len(short))) :]
+    candidate = " ".join(words)
+    s, position = len(letters) - 1, len(candidate) - 1
+    while s >= 0:
+        c = letters[s]
+        while position >= 0 and (
+            candidate[position].lower() != c
+            or (s == 0 and position > 0 and candidate[position - 1].isalnum())
+        ):
+            position -= 1
+        if position < 0:
+            return None
+        position -= 1
+        s -= 1
+    long = candidate[position + 1 :].strip(" ,;:“\"'")
+    # The first word of the long form must start with the short form's first letter.
+    if not long or long.lower().startswith(("the ", "a ", "an ")) or len(long) <= len(short):
+        return None
+    if len(long.split()) > len(letters) + 3 or any(ch in long for ch in "()[];"):
+        return None
+    return long
+
+
+@dataclass(frozen=True)
+class IntroducedName:
+    name: str
+    expansion: str | None  # the long form when the name is an acronym
+    sentence: str  # the sentence that introduces it
+
+
+def introduced_name(text: str, bold: list[str], acronyms: list[Acronym]) -> IntroducedName | None:
+    """The name this abstract introduces as its contribution, if it has one."""
+    expansions = {a.short: a.long for a in acronyms}
+    all_sentences = sentences(text)
+
+    def result(name: str, sentence: str) -> IntroducedName:
+        name = name.rstrip(".-")
+        return IntroducedName(name, expansions.get(name), sentence)
+
+    for sentence in all_sentences:
+        for match in _NAMING.finditer(sentence):
+            candidate = match.group(1)
+            words = candidate.split()
+            if len(words) > 1 and all(w[0].isupper() for w in words) and any(looks_like_name(w) or w in GENERIC_ACRONYMS for w in words):
+                return result(candidate, sentence)  # 'Sparse RAG', 'Llama Guard 3'
+            if looks_like_name(words[-1] if len(words) == 1 else words[0]):
+                return result(words[0], sentence)
+    for name in bold:
+        words = name.split()
+        if 0 < len(words) <= 3 and looks_like_name(words[0]):
+            sentence = next((s for s in all_sentences if name in s), "")
+            return result(name, sentence)
+    for sentence in all_sentences:
+        contribution = _CONTRIBUTION.search(sentence)
+        if not contribution:
+            continue
+        after = sentence[contribution.end() :]
+        # "we propose PPA", "we introduce a novel benchmark, BEARCUBS," "... (REMEDY) method"
+        for token_match in re.finditer(_NAME_TOKEN, after):
+            token = token_match.group(0)
+            if looks_like_name(token) and not _inside_plain_parenthesis(after, token_match.start(), expansions):
+                return result(token, sentence)
+            if token_match.start() > 160:
+                break
+    # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
+    for sentence in all_sentences:
+        match = re.match(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)", sentence)
+        if match and looks_like_name(match.group(1)) and match.group(1) not in expansions.values():
+            if text.count(match.group(1)) >= 2:
+                return result(match.group(1), sentence)
+    return None
+
+
+def _inside_plain_parenthesis(after: str, start: int, expansions: dict[str, str]) -> bool:
+    """A parenthesised acronym of a generic term ('(LLMs)') is not the introduced name."""
+    return after[max(0, start - 1) : start] == "(" and after[start:].split(")")[0] not in expansions

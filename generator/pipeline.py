@@ -1,0 +1,105 @@
+"""The pipeline in passes: sources -> enrich -> link -> render -> write."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tqdm import tqdm
+
+from .enrich import enrich, paper_id
+from .errors import Report
+from .link import glossary, link
+from .model import Paper, Record
+from .render import render_site
+from .sources import read_inputs
+from .write import WriteResult, write_site
+
+PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable time
+
+
+@dataclass(frozen=True)
+class Settings:
+    related: int = 5
+    site_title: str | None = None
+    progress: bool = False
+
+
+@dataclass
+class Summary:
+    papers: int
+    collections: list[str]
+    report: Report
+    write: WriteResult
+    seconds: float
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.papers} papers in {len(self.collections)} collection(s): {', '.join(self.collections)}",
+            f"{len(self.report.duplicates)} duplicate abstract(s) merged; {len(self.report.warnings)} warning(s)",
+            f"{len(self.write.written)} file(s) written, {self.write.unchanged} unchanged, "
+            f"{len(self.write.removed)} stale removed in {self.seconds:.2f} s",
+        ]
+        out += [f"duplicate: {d}" for d in self.report.duplicates]
+        out += [f"warning: {w}" for w in self.report.warnings]
+        out += [f"kept hand-written docs/{f}; its generated version was not written" for f in self.write.kept_hand_written]
+        return out
+
+
+def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record, list[Record]]]:
+    """Identical abstracts (after case and whitespace normalisation) become one paper."""
+    groups: dict[str, tuple[Record, list[Record]]] = {}
+    for record in records:
+        key = paper_id(record.abstract)
+        if key in groups:
+            first, others = groups[key]
+            others.append(record)
+            report.duplicates.append(f"{record.origin.where()} repeats {first.origin.where()}; merged into one page")
+        else:
+            groups[key] = (record, [])
+    return list(groups.values())
+
+
+def load(inputs: list[Path], settings: Settings, report: Report) -> list[Paper]:
+    records = read_inputs(inputs, report)
+    merged = merge_duplicates(records, report)
+    show = settings.progress and len(merged) >= PROGRESS_THRESHOLD
+    papers = []
+    for record, duplicates in tqdm(merged, desc="enrich", unit="paper", disable=not show, leave=False):
+        paper = enrich(record)
+        if duplicates:
+            paper = replace(paper, also_in=tuple(d.origin for d in duplicates))
+        papers.append(paper)
+    return papers
+
+
+def site_title_for(papers: list[Paper], settings: Settings) -> str:
+    if settings.site_title:
+        return settings.site_title
+    collections = sorted({p.collection for p in papers})
+    return collections[0] if len(collections) == 1 else "Paper abstracts"
+
+
+def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()) -> Summary:
+    start = time.perf_counter()
+    report = Report()
+    stages: dict[str, float] = {}
+
+    def lap(name: str, began: float) -> float:
+        now = time.perf_counter()
+        stages[name] = now - began
+        return now
+
+    t = time.perf_counter()
+    papers = load(inputs, settings, report)
+    t = lap("read+enrich", t)
+    papers = link(papers, settings.related)
+    t = lap("link", t)
+    files = render_site(papers, glossary(papers), site_title_for(papers, settings))
+    t = lap("render", t)
+    written = write_site(docs_dir, files)
+    lap("write", t)
+    collections = sorted({p.collection for p in papers})
+    return Summary(len(papers), collections, report, written, time.perf_counter() - start, stages)

@@ -1,0 +1,193 @@
+"""Papers -> the generated files (path -> text): Markdown pages with YAML front matter
+rendered from the Jinja2 templates in templates/, plus papers.json.
+
+The site's generated structure is declared once in SECTIONS; each section owns a
+folder of docs/ and nothing outside it is ever removed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import cache
+
+import frontmatter
+import jinja2
+
+from . import __version__
+from .enrich import slugify
+from .link import GlossaryEntry
+from .markup import escape_markdown
+from .model import Paper
+
+MARKER = "abstracts-site"  # every generated page says `generated_by: abstracts-site`
+MIN_PAPERS_PER_TAG_PAGE = 2
+
+
+@dataclass(frozen=True)
+class Section:
+    folder: str
+    title: str
+    label: str
+    intro: str
+
+
+SECTIONS = {
+    "papers": Section("papers", "Papers", "Paper", ""),
+    "tags": Section("tags", "Tags", "Tag", "Methods, tasks and concepts, from a curated vocabulary and the abstracts' recurring phrases."),
+    "areas": Section("areas", "Areas", "Area", "Each paper's main topic, from a taxonomy modelled on ICLR's primary areas."),
+    "collections": Section("collections", "Collections", "Collection", "One collection per input file, or as the records name it."),
+}
+ROOT_FILES = ("index.md", "glossary.md", "papers.json")
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    slug: str | None  # None when the group has no page of its own
+    count: int
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("generator", "templates"),
+        autoescape=False,  # Markdown output: values are escaped with the `md` filter instead
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["md"] = lambda value: escape_markdown(str(value))
+    return env
+
+
+def _page(template: str, metadata: dict, **context) -> str:
+    body = _environment().get_template(template).render(**context)
+    post = frontmatter.Post(body.strip() + "\n", **{**metadata, "generated_by": MARKER})
+    return frontmatter.dumps(post, sort_keys=False, allow_unicode=True, width=1000) + "\n"
+
+
+def _tag_pages(papers: list[Paper]) -> dict[str, list[Paper]]:
+    by_tag: dict[str, list[Paper]] = defaultdict(list)
+    for paper in papers:
+        for tag in paper.tags:
+            by_tag[tag].append(paper)
+    return {tag: members for tag, members in by_tag.items() if len(members) >= MIN_PAPERS_PER_TAG_PAGE}
+
+
+def paper_record(paper: Paper, tag_slugs: dict[str, str]) -> dict:
+    """Every derived field of a paper: front matter and papers.json share this shape."""
+    return {
+        "id": paper.id,
+        "title": paper.title,
+        "summary": paper.summary,
+        "name": paper.name,
+        "tags": list(paper.tags),
+        "keyphrases": list(paper.keyphrases),
+        "area": paper.area,
+        "collection": paper.collection,
+        "url": f"papers/{paper.slug}/",
+        "links": [{"kind": l.kind, "label": l.label, "url": l.url} for l in paper.links],
+        "acronyms": [{"short": a.short, "long": a.long} for a in paper.acronyms],
+        "related": [
+            {"id": r.id, "title": r.title, "url": f"papers/{r.slug}/", "score": r.score, "reasons": list(r.reasons)}
+            for r in paper.related
+        ],
+        "mentions": [{"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentions],
+        "mentioned_by": [{"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentioned_by],
+        "authors": list(paper.authors),
+        "source": {
+            "file": paper.origin.file,
+            "record": paper.origin.record,
+            "line": paper.origin.line,
+            "id": paper.origin.record_id,
+        },
+        "also_in": [{"file": o.file, "record": o.record, "line": o.line} for o in paper.also_in],
+        "tag_urls": {tag: f"tags/{tag_slugs[tag]}/" for tag in paper.tags if tag in tag_slugs},
+        "area_url": f"areas/{slugify(paper.area)}/",
+        "collection_url": f"collections/{slugify(paper.collection)}/",
+    }
+
+
+def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: str) -> dict[str, str]:
+    """All generated files, keyed by path relative to the docs folder."""
+    files: dict[str, str] = {}
+    tag_pages = _tag_pages(papers)
+    tag_slugs = {tag: slugify(tag) for tag in tag_pages}
+    by_id = {p.id: p for p in papers}
+
+    for paper in papers:
+        record = paper_record(paper, tag_slugs)
+        files[f"papers/{paper.slug}.md"] = _page(
+            "paper.md.j2",
+            {"template": "paper.html", **record, "description": paper.summary},
+            body=paper.body,
+            mentions=paper.mentions,
+            glossary=paper.acronyms,
+        )
+
+    sections = [
+        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),
+        ("areas", _members(papers, lambda p: p.area), lambda a: "Papers whose main topic is this area."),
+        ("collections", _members(papers, lambda p: p.collection), lambda c: "Papers in this collection."),
+    ]
+    for folder, members_by_name, intro in sections:
+        section = SECTIONS[folder]
+        for name, members in members_by_name.items():
+            files[f"{folder}/{slugify(name)}.md"] = _page(
+                "listing.md.j2",
+                {"title": name},
+                heading=name,
+                intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
+                papers=sorted(members, key=lambda p: (p.title.casefold(), p.id)),
+            )
+        groups = [Group(n, slugify(n), len(m)) for n, m in members_by_name.items()]
+        groups.sort(key=lambda g: (-g.count, g.name.casefold()))
+        files[f"{folder}/index.md"] = _page(
+            "overview.md.j2",
+            {"title": section.title},
+            heading=section.title,
+            intro=f"{section.intro} {len(groups)} {section.title.lower()}.",
+            label=section.label,
+            groups=groups,
+        )
+
+    files["glossary.md"] = _page(
+        "glossary.md.j2",
+        {"title": "Glossary"},
+        entries=[{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary],
+    )
+    in_degree = Counter(r.id for p in papers for r in p.related)
+    connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
+    files["index.md"] = _page(
+        "home.md.j2",
+        {"title": site_title, "hide": ["navigation"]},
+        site_title=site_title,
+        papers=papers,
+        collections=_members(papers, lambda p: p.collection),
+        areas=[Group(n, slugify(n), len(m)) for n, m in sorted(_members(papers, lambda p: p.area).items(), key=lambda i: (-len(i[1]), i[0]))],
+        tag_count=len(tag_pages),
+        top_tags=sorted((Group(t, tag_slugs[t], len(m)) for t, m in tag_pages.items()), key=lambda g: (-g.count, g.name.casefold()))[:30],
+        glossary_count=len(glossary),
+        connected=connected,
+    )
+    files["papers.json"] = json.dumps(
+        {
+            "generated_by": MARKER,
+            "version": __version__,
+            "papers": [paper_record(p, tag_slugs) for p in papers],
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+    ) + "\n"
+    return files
+
+
+def _members(papers: list[Paper], key) -> dict[str, list[Paper]]:
+    groups: dict[str, list[Paper]] = defaultdict(list)
+    for paper in papers:
+        groups[key(paper)].append(paper)
+    return dict(groups)

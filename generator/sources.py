@@ -1,0 +1,274 @@
+"""Read input files into Records: one reader per format, picked by file extension.
+
+Plain text (.txt, .md): the first non-empty line names the collection, then one
+abstract per blank-line-separated paragraph. Records (.jsonl, .json, .csv):
+`abstract` is required; the optional fields are listed in FIELDS.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from .errors import InputError, Report
+from .model import Origin, Record
+
+# Fields a record may carry, and the ones we accept but do not use.
+FIELDS = {"abstract", "title", "keywords", "authors", "url", "id", "primary_area", "tldr", "collection"}
+IGNORED_FIELDS = {"decision", "source", "venue", "year", "track", "status", "pdf", "bibtex"}
+LIST_FIELDS = {"keywords", "authors"}
+
+# A heading is one short line; anything longer is taken as the first abstract.
+MAX_HEADING_CHARS = 200
+_BLANK = re.compile(r"^[\s\u00a0\u200b\ufeff]*$")
+_BINARY_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF")
+
+
+def decode(path: Path, data: bytes) -> str:
+    """Bytes to text with LF newlines. UTF-8 (with or without BOM) and UTF-16 with a BOM."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise InputError(str(path), f"invalid UTF-16 text ({exc.reason})") from None
+    else:
+        if data.startswith(_BINARY_MAGIC) or b"\x00" in data[:8192]:
+            raise InputError(str(path), "not a text file (binary content); expected UTF-8 text")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise InputError(
+                f"{path}:{line}",
+                f"invalid UTF-8 byte 0x{data[exc.start]:02x} at column {column}; "
+                "save the file as UTF-8",
+            ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(f"{path}:{line}", "NUL character in text")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def collection_from_stem(stem: str) -> str:
+    """'iclr2024' -> 'ICLR 2024'; 'my_papers' -> 'My Papers'."""
+    match = re.fullmatch(r"([A-Za-z]+)[-_ ]?(\d{4})", stem)
+    if match:
+        return f"{match.group(1).upper()} {match.group(2)}"
+    return re.sub(r"[-_]+", " ", stem).strip().title() or "Papers"
+
+
+def read_text(path: Path, text: str, report: Report) -> Iterator[Record]:
+    paragraphs = list(_paragraphs(text))
+    if not paragraphs:
+        raise InputError(str(path), "no abstracts found (the file is empty)")
+    first_line, first = paragraphs[0]
+    if "\n" not in first and len(first) <= MAX_HEADING_CHARS:
+        collection = first.lstrip("#").strip() or collection_from_stem(path.stem)
+        paragraphs = paragraphs[1:]
+    else:
+        collection = collection_from_stem(path.stem)
+        report.warn(f"{path}:{first_line}", f"no heading line; collection named '{collection}' after the file")
+    if not paragraphs:
+        raise InputError(f"{path}:{first_line}", "only a heading line, no abstracts after it")
+    for number, (line, paragraph) in enumerate(paragraphs, start=1):
+        abstract = " ".join(part.strip() for part in paragraph.split("\n"))
+        yield Record(abstract=abstract, origin=Origin(str(path), number, line), collection=collection)
+
+
+def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
+    """(first line number, paragraph text) for each run of non-blank lines."""
+    start, lines = 0, []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if _BLANK.match(line):
+            if lines:
+                yield start, "\n".join(lines)
+                lines = []
+        else:
+            if not lines:
+                start = number
+            lines.append(line.replace("\u00a0", " ").strip())
+    if lines:
+        yield start, "\n".join(lines)
+
+
+def read_jsonl(path: Path, text: str, report: Report) -> Iterator[Record]:
+    default = collection_from_stem(path.stem)
+    number = 0
+    for line_number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        number += 1
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{line_number}", f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+        yield _record(obj, Origin(str(path), number, line_number), default, report)
+    if number == 0:
+        raise InputError(str(path), "no records found (the file is empty)")
+
+
+def read_json(path: Path, text: str, report: Report) -> Iterator[Record]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}", f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    default = collection_from_stem(path.stem)
+    if isinstance(data, dict):
+        # {"collection": "...", "papers": [...]} names the collection once for all records.
+        default = _optional_str(data.get("collection"), "collection", str(path)) or default
+        data = data.get("papers", data.get("records"))
+    if not isinstance(data, list):
+        raise InputError(str(path), 'expected a list of records or {"papers": [...]}')
+    if not data:
+        raise InputError(str(path), "no records found (the list is empty)")
+    lines = _json_object_lines(text, len(data))
+    for number, obj in enumerate(data, start=1):
+        yield _record(obj, Origin(str(path), number, lines[number - 1]), default, report)
+
+
+def _json_object_lines(text: str, count: int) -> list[int]:
+    """Best-effort start line of each top-level object, for messages; 0 when unknown."""
+    starts = [m.start() for m in re.finditer(r"(?m)^\s{0,8}\{", text)]
+    if len(starts) != count:
+        return [0] * count
+    return [text.count("\n", 0, s) + 1 for s in starts]
+
+
+def read_csv(path: Path, text: str, report: Report) -> Iterator[Record]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if not reader.fieldnames:
+        raise InputError(str(path), "no header row (the file is empty)")
+    reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
+    if "abstract" not in reader.fieldnames:
+        raise InputError(f"{path}:1", f"no 'abstract' column (columns: {', '.join(reader.fieldnames)})")
+    default = collection_from_stem(path.stem)
+    number = 0
+    line = reader.line_num + 1
+    for row in reader:
+        number += 1
+        if None in row:
+            raise InputError(f"{path}:{line}", "more cells than header columns")
+        obj = {key: value for key, value in row.items() if value not in (None, "")}
+        yield _record(obj, Origin(str(path), number, line), default, report)
+        line = reader.line_num + 1
+    if number == 0:
+        raise InputError(str(path), "no records found (only a header row)")
+
+
+Reader = Callable[[Path, str, Report], Iterator[Record]]
+READERS: dict[str, Reader] = {
+    ".txt": read_text,
+    ".md": read_text,
+    ".jsonl": read_jsonl,
+    ".ndjson": read_jsonl,
+    ".json": read_json,
+    ".csv": read_csv,
+}
+
+
+def _record(obj: object, origin: Origin, default_collection: str, report: Report) -> Record:
+    where = f"{origin.file}:{origin.line}" if origin.line else f"{origin.file}: record {origin.record}"
+    if not isinstance(obj, dict):
+        raise InputError(where, f"expected an object with an 'abstract', got {type(obj).__name__}")
+    unknown = sorted(set(obj) - FIELDS - IGNORED_FIELDS)
+    if unknown:
+        report.warn(where, f"ignored unknown field(s): {', '.join(map(str, unknown))}")
+    abstract = obj.get("abstract")
+    if not isinstance(abstract, str):
+        if abstract is None:
+            raise InputError(where, "record has no 'abstract'")
+        raise InputError(where, f"'abstract' must be text, got {type(abstract).__name__}")
+    abstract = " ".join(abstract.split())
+    if not abstract:
+        raise InputError(where, "'abstract' is empty")
+    record_id = obj.get("id")
+    if isinstance(record_id, (int, float)) and not isinstance(record_id, bool):
+        record_id = str(record_id)
+    return Record(
+        abstract=abstract,
+        origin=Origin(origin.file, origin.record, origin.line, _optional_str(record_id, "id", where)),
+        collection=_optional_str(obj.get("collection"), "collection", where) or default_collection,
+        title=_optional_str(obj.get("title"), "title", where),
+        keywords=_str_list(obj.get("keywords"), "keywords", where),
+        authors=_str_list(obj.get("authors"), "authors", where),
+        url=_optional_str(obj.get("url"), "url", where),
+        primary_area=_optional_str(obj.get("primary_area"), "primary_area", where),
+        tldr=_optional_str(obj.get("tldr"), "tldr", where),
+    )
+
+
+def _optional_str(value: object, name: str, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(where, f"'{name}' must be text, got {type(value).__name__}")
+    value = " ".join(value.split())
+    return value or None
+
+
+def _str_list(value: object, name: str, where: str) -> tuple[str, ...]:
+    """A list of strings, or one string separated by ';' (or ',' when there is no ';')."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        separator = ";" if ";" in value else ","
+        items: Iterable[object] = value.split(separator)
+    elif isinstance(value, list):
+        items = value
+    else:
+        raise InputError(where, f"'{name}' must be a list of text, got {type(value).__name__}")
+    result = []
+    for item in items:
+        if not isinstance(item, str):
+            raise InputError(where, f"'{name}' must be a list of text, found {type(item).__name__}")
+        item = " ".join(item.split())
+        if item and item not in result:
+            result.append(item)
+    return tuple(result)
+
+
+def read_file(path: Path, report: Report) -> list[Record]:
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        known = ", ".join(sorted(READERS))
+        raise InputError(str(path), f"unknown input format '{path.suffix}' (expected one of: {known})")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), "no such file") from None
+    except IsADirectoryError:
+        raise InputError(str(path), "is a directory") from None
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror}") from None
+    return list(reader(path, decode(path, data), report))
+
+
+def expand_inputs(paths: Iterable[Path]) -> list[Path]:
+    """Files as given, plus the readable files inside given folders, in a stable order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in READERS)
+            if not found:
+                raise InputError(str(path), "folder holds no input files (.txt, .jsonl, .json, .csv)")
+            files.extend(found)
+        elif not path.exists():
+            raise InputError(str(path), "no such file or folder")
+        else:
+            files.append(path)
+    return files
+
+
+def read_inputs(paths: Iterable[Path], report: Report) -> list[Record]:
+    """Every record of every input, files in sorted order so the output does not depend
+    on the order the inputs were listed in."""
+    files = sorted(set(expand_inputs(paths)), key=lambda p: str(p))
+    records: list[Record] = []
+    for path in files:
+        records.extend(read_file(path, report))
+    return records

@@ -1,0 +1,175 @@
+"""Tags from a curated vocabulary, areas from a documented taxonomy, and candidate keyphrases.
+
+The vocabulary (data/vocabulary.yml) maps many spellings to one tag ("LLMs",
+"large language models" -> "large language models") and each tag to a parent
+area (data/areas.yml). Matching is on normalised tokens, longest spelling first;
+short all-caps spellings (CLIP, GP, SAE) match only in capitals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+
+from .textutil import STOP_WORDS, fold, normalise_term, singular
+
+MAX_TAGS = 8
+MIN_TAGS = 3
+MAX_SPELLING_TOKENS = 5
+
+
+@dataclass(frozen=True)
+class Area:
+    slug: str
+    name: str
+    cues: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    tag_area: dict[str, str]  # tag -> area slug
+    folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag
+    exact: dict[str, str]  # case-sensitive acronym spelling -> tag
+    areas: tuple[Area, ...]
+
+
+def _data(name: str) -> object:
+    return yaml.safe_load(resources.files("generator").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
+
+
+@cache
+def vocabulary() -> Vocabulary:
+    areas = tuple(Area(a["slug"], a["name"], tuple(a["cues"])) for a in _data("areas.yml"))
+    known_areas = {a.slug for a in areas}
+    tag_area: dict[str, str] = {}
+    folded: dict[tuple[str, ...], str] = {}
+    exact: dict[str, str] = {}
+    for area, tags in _data("vocabulary.yml").items():
+        if area not in known_areas:
+            raise ValueError(f"vocabulary.yml: unknown area '{area}' (expected one of areas.yml)")
+        for tag, spellings in tags.items():
+            tag_area[tag] = area
+            for spelling in [tag, *spellings]:
+                spelling = str(spelling)
+                if " " not in spelling and len(spelling) <= 5 and sum(c.isupper() for c in spelling) >= 2:
+                    exact[spelling] = tag
+                    if spelling.endswith("s"):
+                        exact.setdefault(spelling[:-1], tag)
+                else:
+                    folded.setdefault(tuple(_tokens(spelling)), tag)
+    return Vocabulary(tag_area, folded, exact, areas)
+
+
+def _tokens(text: str) -> list[str]:
+    return [singular(t) for t in fold(text).split()]
+
+
+_RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+]*[A-Za-z0-9+]|[A-Za-z0-9]")
+
+
+def vocabulary_hits(text: str) -> Counter[str]:
+    """How often each vocabulary tag is mentioned, longest spelling first at each position."""
+    vocab = vocabulary()
+    raw = _RAW_TOKEN.findall(text.replace("-", " "))
+    tokens = [singular(fold(t)) for t in raw]
+    hits: Counter[str] = Counter()
+    i = 0
+    while i < len(tokens):
+        for length in range(min(MAX_SPELLING_TOKENS, len(tokens) - i), 0, -1):
+            tag = vocab.folded.get(tuple(tokens[i : i + length]))
+            if tag is None and length == 1:
+                tag = vocab.exact.get(raw[i])
+            if tag:
+                hits[tag] += 1
+                i += length
+                break
+        else:
+            i += 1
+    return hits
+
+
+def normalise_keyword(keyword: str) -> str:
+    """An author keyword in the vocabulary's terms: 'LLMs' -> 'large language models'."""
+    vocab = vocabulary()
+    if keyword in vocab.exact:
+        return vocab.exact[keyword]
+    tag = vocab.folded.get(tuple(_tokens(keyword)))
+    if tag:
+        return tag
+    keyword = keyword.split(": ")[-1].strip()  # 'Computer Vision: CV: Motion and tracking'
+    return keyword if any(c.isupper() for c in keyword[1:]) else keyword.lower()
+
+
+def derive_tags(text: str, given_keywords: tuple[str, ...]) -> tuple[str, ...]:
+    """Given keywords first (normalised), then vocabulary tags by frequency, at most MAX_TAGS."""
+    tags: list[str] = []
+    for keyword in given_keywords:
+        tag = normalise_keyword(keyword)
+        if tag and normalise_term(tag) not in {normalise_term(t) for t in tags}:
+            tags.append(tag)
+    hits = vocabulary_hits(text)
+    first_sentence = text.split(". ")[0]
+    early = vocabulary_hits(first_sentence)
+    for tag, _ in sorted(hits.items(), key=lambda item: (-(item[1] + early[item[0]]), item[0])):
+        if len(tags) >= MAX_TAGS:
+            break
+        if tag not in tags:
+            tags.append(tag)
+    return tuple(tags[:MAX_TAGS])
+
+
+def area_of(text: str, tags: tuple[str, ...], given_area: str | None) -> str:
+    """The area name: the given one when it maps onto the taxonomy (or as given), else by votes."""
+    vocab = vocabulary()
+    if given_area:
+        wanted = fold(given_area)
+        for area in vocab.areas:
+            if wanted in (fold(area.name), area.slug.replace("-", " ")) or fold(area.name).startswith(wanted):
+                return area.name
+        return given_area
+    votes: Counter[str] = Counter()
+    hits = vocabulary_hits(text)
+    for tag in tags:
+        area = vocab.tag_area.get(tag)
+        if area:
+            votes[area] += 1.0 + hits.get(tag, 0)
+    folded_text = f" {fold(text)} "
+    for area in vocab.areas:
+        for cue in area.cues:
+            if f" {fold(cue)}" in folded_text:
+                votes[area.slug] += 0.5
+    if not votes:
+        return vocab.areas[-1].name
+    order = {area.slug: index for index, area in enumerate(vocab.areas)}
+    best = min(votes, key=lambda slug: (-votes[slug], order[slug]))
+    return next(area.name for area in vocab.areas if area.slug == best)
+
+
+def area_names() -> list[str]:
+    return [area.name for area in vocabulary().areas]
+
+
+_PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
+
+
+def candidate_phrases(text: str) -> tuple[str, ...]:
+    """Noun-phrase-like runs of 1-4 content words that do not cross stop words or punctuation."""
+    phrases: list[str] = []
+    for chunk in _PHRASE_SPLIT.split(text):
+        run: list[str] = []
+        for word in chunk.split() + [""]:
+            lower = word.lower()
+            if word and lower not in STOP_WORDS and not lower.isdigit() and len(word) > 1 and word.isascii():
+                run.append(word if any(c.isupper() for c in word[1:]) else lower)
+                continue
+            for start in range(len(run)):
+                for length in range(2, 5):
+                    if start + length <= len(run):
+                        phrases.append(" ".join(run[start : start + length]))
+            run = []
+    return tuple(phrases)

@@ -1,0 +1,116 @@
+"""Small text helpers shared by the per-paper derivations: sentences, words, casing."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {
+    "via", "using", "based", "new", "novel", "propose", "proposed", "approach", "method",
+    "paper", "work", "show", "shows", "results", "use", "used", "uses", "different", "various",
+    "existing", "prior", "state", "art", "performance", "effective", "efficient", "task", "tasks",
+    "model", "models", "data", "framework", "significantly", "improve", "improves", "achieve",
+    "achieves", "demonstrate", "experiments", "extensive", "study", "problem", "problems", "like",
+    "end", "key", "specific", "help", "able", "given", "high", "large", "scale", "make", "set",
+    "well", "way", "time", "non", "approaches", "methods", "results", "introduce", "present",
+}
+
+# Words that stay lower case inside a title (unless first).
+SMALL_WORDS = frozenset(
+    "a an the and or nor but for of in on at to by with via from as vs vs. into onto over per than up".split()
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(\[])")
+_ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|resp|approx|w\.r\.t)\.$", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose into sentences, keeping 'e.g.' and 'et al.' inside theirs."""
+    parts = _SENTENCE_END.split(text)
+    merged: list[str] = []
+    for part in parts:
+        if merged and (_ABBREVIATIONS.search(merged[-1]) or merged[-1].count("(") > merged[-1].count(")")):
+            merged[-1] = f"{merged[-1]} {part}"
+        else:
+            merged.append(part)
+    return [s.strip() for s in merged if s.strip()]
+
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed, hyphens/underscores as spaces: for comparing terms."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"[-_/‐‑–]+", " ", text.lower())
+    return " ".join(re.sub(r"[^\w\s.+]", " ", text).split())
+
+
+def singular(word: str) -> str:
+    """A cautious English singular for matching terms (models -> model, LLMs -> LLM)."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def normalise_term(term: str) -> str:
+    """The key under which spellings of one term meet: 'Large-Language Models' -> 'large language model'."""
+    parts = fold(term).split()
+    if parts:
+        parts[-1] = singular(parts[-1])
+    return " ".join(parts)
+
+
+def is_mixed_case(word: str) -> bool:
+    """True for words whose casing must be kept: LLMs, CLIP, MM1.5, PatchSAE, iPhone."""
+    return any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
+
+
+def title_case(phrase: str, first: bool = True) -> str:
+    """Title case the ML way: small words lower, acronyms and names untouched, hyphen parts
+    capitalised. first=False for a phrase that continues a title ('for Safeguarding PII')."""
+    out = []
+    for index, word in enumerate(phrase.split()):
+        if (index > 0 or not first) and word.lower() in SMALL_WORDS:
+            out.append(word.lower())
+            continue
+        parts = word.split("-")
+        out.append("-".join(p if is_mixed_case(p) or not p else p[0].upper() + p[1:] for p in parts))
+    return " ".join(out)
+
+
+def sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+_VOWELS = "aeiou"
+_DOUBLE_FINAL = {"plan", "map", "run", "set", "get", "stop", "scan", "drop", "shift"}
+
+
+def gerund(verb: str) -> str:
+    """investigates -> investigating, study -> studying, analyze -> analyzing."""
+    verb = verb.lower()
+    if verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif verb.endswith(("ches", "shes", "sses", "xes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    if verb in _DOUBLE_FINAL:
+        return verb + verb[-1] + "ing"
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    return verb + "ing"

@@ -1,0 +1,218 @@
+"""Derive a paper title and a one-sentence summary from its abstract.
+
+Titles lead with the introduced name and its expansion or purpose
+("PPA: Proactive Privacy Amnesia for Safeguarding PII in LLMs"); without a name
+they are the noun phrase of the contribution ("Robust Noisy Gradient Descent for
+Machine Unlearning") or its verb as a gerund ("Exploring LLMs for Music
+Pre-Training"). Phrases end at clause boundaries, never mid-word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .names import IntroducedName
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from .textutil import STOP_WORDS, gerund, sentence_case, sentences, title_case
+
+MAX_TITLE_WORDS = 14
+MAX_SUMMARY_CHARS = 200
+
+# Where a descriptive phrase stops: the start of a relative or adverbial clause.
+_BOUNDARY = re.compile(
+    r"\s*(?:[,;:(]|\s[-–—]\s|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
+    r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
+    r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
+    r"as long as|if|when|because|since|unless|even|without|despite|"
+    r"to (?=\w+(?:e|ize|ise|ate|fy|en|ct|ve|rm|nd|st|ll|rn|ss|ch)\b))\b)",
+    re.IGNORECASE,
+)
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:a|an|the|this|our|new|novel|simple|general|effective|efficient|unified|principled|"
+    r"first|two|three|several|comprehensive|systematic|\w+ly|development of|use of)\s+)+",
+    re.IGNORECASE,
+)
+_RESEARCH_VERBS = (
+    "study|studies|analyze|analyzes|analyse|analyses|investigate|investigates|explore|explores|examine|"
+    "examines|revisit|revisits|characterize|characterizes|tackle|tackles|address|addresses|consider|considers|"
+    "focus|focuses|evaluate|evaluates|benchmark|benchmarks|demonstrate|demonstrates|identify|identifies|"
+    "theoretically analyze|provide|provides|show|shows|prove|proves|derive|derives|extend|extends|leverage|leverages|"
+    "improve|improves|learn|learns|train|trains|quantify|quantifies|formalize|formalizes|uncover|uncovers|"
+    "measure|measures|model|models|scale|scales|rethink|rethinks|unify|unifies|establish|establishes"
+)
+_PROPOSE_VERBS = (
+    "propose|proposes|present|presents|introduce|introduces|develop|develops|design|designs|build|builds|"
+    "create|creates|release|releases|construct|constructs|curate|curates|offer|offers|contribute|contributes|"
+    "devise|devises|put forward|describe|describes"
+)
+_SUBJECT = r"(?:we|this (?:paper|work|study|article)|our (?:work|paper|study)|here,? we|in this (?:paper|work),? we)"
+_PROPOSAL = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
+_RESEARCH = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE)
+
+
+def clip_phrase(phrase: str, max_words: int = MAX_TITLE_WORDS) -> str:
+    """The phrase up to its first clause boundary, at most max_words, not ending on a stop word."""
+    match = _BOUNDARY.search(phrase)
+    phrase = phrase[: match.start()] if match else phrase
+    words = phrase.split()[:max_words]
+    while words and (words[-1].lower() in ENGLISH_STOP_WORDS or words[-1] in "-–—"):
+        words.pop()
+    return " ".join(words).strip(" ,;:.")
+
+
+def _descriptor(phrase: str) -> str:
+    """'a new family of multimodal LLMs (MLLMs) designed to ...' -> 'Family of Multimodal LLMs'."""
+    phrase = re.sub(r"\s*\([^()]*\)", "", phrase)  # parenthetical acronyms and asides
+    clipped = clip_phrase(phrase, 10)
+    return _LEADING_FILLER.sub("", clipped)
+
+
+def _purpose(after: str) -> str | None:
+    """', to safeguard PII in LLMs' -> 'for Safeguarding PII in LLMs'; ' for X' -> 'for X'."""
+    match = re.match(
+        r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?"
+        r"(?:designed\s+|aiming\s+|aimed\s+|(?:which|that)\s+(?:seeks|aims|tries|is designed|serves)\s+)?to\s+(\w+)\s+(.*)",
+        after,
+    )
+    if match and match.group(1).lower() not in STOP_WORDS:
+        rest = clip_phrase(match.group(2), 7)
+        if rest:
+            return f"for {gerund(match.group(1))} {rest}"
+    match = re.match(r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?(?:a|an)?\s*[\w\s-]{0,40}?\bfor\s+(.*)", after)
+    if match:
+        rest = clip_phrase(match.group(1), 7)
+        if rest:
+            return f"for {rest}"
+    return None
+
+
+def _fix_highlight_caps(phrase: str) -> str:
+    """'REcipe MErging DYnamics' (LaTeX letter highlights) -> 'Recipe Merging Dynamics'."""
+    return re.sub(r"\b([A-Z]{2,})([a-z]{2,})\b", lambda m: m.group(1).capitalize() + m.group(2), phrase)
+
+
+def _article(phrase: str) -> str:
+    """'A ' or 'An ' by sound: 'An LLM-Based System', 'A Benchmark', 'An Agent'."""
+    first = phrase.split()[0] if phrase.split() else ""
+    spelled = first.split("-")[0]
+    vowel_sound = first[:1].lower() in "aeiou" or (spelled.isupper() and spelled[:1] in "AEFHILMNORSX")
+    return "An " if vowel_sound else "A "
+
+
+def named_title(name: IntroducedName) -> str | None:
+    sentence = name.sentence
+    position = sentence.find(name.name)
+    after = sentence[position + len(name.name) :] if position >= 0 else ""
+    after = re.sub(r"^\s*\)", "", after)
+    if name.expansion:
+        expansion = title_case(_fix_highlight_caps(name.expansion))
+        purpose = _purpose(after)
+        return f"{name.name}: {expansion} {title_case(purpose, first=False)}" if purpose else f"{name.name}: {expansion}"
+    # "X, a fully functional Android environment that ..." / "X is a benchmark for ..."
+    appositive = re.match(r"^\s*(?:,|:|is|—|–)\s*((?:a|an|the)\s+.*)", after)
+    if appositive:
+        descriptor = _descriptor(appositive.group(1))
+        if len(descriptor.split()) >= 2:
+            article = _article(descriptor) if re.match(r"(?i)an?\s", appositive.group(1)) else ""
+            return f"{name.name}: {article}{title_case(descriptor)}"
+    # "a new Sparse Autoencoder (SAE) for the CLIP vision transformer, named PatchSAE"
+    before = sentence[:position] if position > 0 else ""
+    proposal = _PROPOSAL.search(before)
+    if proposal:
+        descriptor = _descriptor(proposal.group(1))
+        if len(descriptor.split()) >= 2:
+            return f"{name.name}: {title_case(descriptor)}"
+    purpose = _purpose(after)
+    if purpose:
+        return f"{name.name}: {title_case(sentence_case(purpose.removeprefix('for ')))}"
+    return None
+
+
+def contribution_title(text: str) -> str:
+    """A concise noun phrase of the contribution, for abstracts that name nothing."""
+    all_sentences = sentences(text)
+    for sentence in all_sentences:
+        match = _PROPOSAL.search(sentence)
+        if match:
+            descriptor = _descriptor(match.group(1))
+            if len(descriptor.split()) >= 2:
+                return title_case(sentence_case(_extend(descriptor, match.group(1))))
+    for sentence in all_sentences:
+        match = _RESEARCH.search(sentence)
+        if match:
+            object_phrase = _descriptor(match.group(2))
+            if len(object_phrase.split()) >= 2:
+                verb = match.group(1).split()[-1]
+                if verb.lower() in ("show", "shows", "demonstrate", "demonstrates", "prove", "proves", "provide", "provides"):
+                    return title_case(sentence_case(object_phrase))
+                return title_case(f"{gerund(verb).capitalize()} {object_phrase}")
+    # No contribution sentence: the topic of the opening sentence.
+    first = re.sub(r"^(?:In|With|Despite|Although|While|As)\b[^,]{0,80},\s*", "", all_sentences[0] if all_sentences else text)
+    phrase = _descriptor(first) or " ".join(text.split()[:6])
+    return title_case(sentence_case(phrase))
+
+
+def _extend(descriptor: str, full: str) -> str:
+    """Short descriptors gain their 'for ...' purpose: 'benchmark' -> 'Benchmark for Web Agents'."""
+    if len(descriptor.split()) >= 5 or " for " in f" {descriptor} ":
+        return descriptor
+    purpose = _purpose(full[full.lower().find(descriptor.split()[-1].lower()) + len(descriptor.split()[-1]) :])
+    return f"{descriptor} {purpose}" if purpose else descriptor
+
+
+def derive_title(text: str, name: IntroducedName | None) -> str:
+    title = named_title(name) if name else None
+    if not title and name:
+        title = f"{name.name}: {contribution_title(text)}"
+    return _tidy(title or contribution_title(text))
+
+
+def _tidy(title: str) -> str:
+    title = re.sub(r"\s+", " ", title).strip(" ,;:.")
+    return title[:1].upper() + title[1:]
+
+
+# --- Summary --------------------------------------------------------------------------
+
+_LEAD_IN = re.compile(
+    r"^(?:(?:in|to) (?:this|these|that) (?:paper|work|study|end|regard|challenges?|limitations?|issues?|gaps?|problems?)|"
+    r"to (?:address|overcome|tackle|bridge|fill|solve|mitigate|remedy|resolve) (?:this|these|that|the)\b[^,]*|specifically|here|"
+    r"in response|motivated by[^,]*|inspired by[^,]*|building on[^,]*|to this end|as a result|therefore|thus|hence|however|"
+    r"in particular|concretely|accordingly|additionally|furthermore|moreover|finally)\s*,\s*",
+    re.IGNORECASE,
+)
+
+
+def derive_summary(text: str) -> str:
+    """One sentence of at most 200 characters that names the contribution."""
+    all_sentences = sentences(text)
+    if not all_sentences:
+        return text[:MAX_SUMMARY_CHARS]
+    ranked = sorted(
+        range(len(all_sentences)),
+        key=lambda i: (
+            0 if _PROPOSAL.search(all_sentences[i]) else 1 if _RESEARCH.search(all_sentences[i]) else 2,
+            "$" in all_sentences[i],
+            i,
+        ),
+    )
+    sentence = _LEAD_IN.sub("", all_sentences[ranked[0]])
+    sentence = _LEAD_IN.sub("", sentence)  # "To this end, specifically, ..."
+    return _shorten(sentence_case(sentence))
+
+
+def _shorten(sentence: str) -> str:
+    sentence = sentence.rstrip()
+    if len(sentence) <= MAX_SUMMARY_CHARS:
+        return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
+    sentence = re.sub(r"\s*\([^()]{0,80}\)", "", sentence)  # asides first
+    if len(sentence) <= MAX_SUMMARY_CHARS:
+        return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
+    # Cut at the last clause boundary that fits, never inside a word.
+    cut_points = [m.start() for m in re.finditer(r",\s|;\s|\s(?:which|that|where|while|whereas|thereby)\s", sentence)]
+    fitting = [p for p in cut_points if 60 <= p <= MAX_SUMMARY_CHARS - 1]
+    if fitting:
+        return sentence[: fitting[-1]].rstrip(" ,;") + "."
+    words = sentence[: MAX_SUMMARY_CHARS - 1].rsplit(" ", 1)[0]
+    return words.rstrip(" ,;") + "…"

@@ -1,0 +1,78 @@
+"""Write generated files into the docs folder: atomically, only when the bytes changed,
+removing stale generated files and never touching a hand-written one."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+from .render import MARKER, ROOT_FILES, SECTIONS
+
+MARKER_BYTES = MARKER.encode()
+
+
+@dataclass
+class WriteResult:
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    removed: list[str] = field(default_factory=list)
+    kept_hand_written: list[str] = field(default_factory=list)
+
+
+def is_generated(path: Path) -> bool:
+    """Generated files carry the marker near their start (front matter or JSON head)."""
+    try:
+        with path.open("rb") as handle:
+            return MARKER_BYTES in handle.read(4096)
+    except OSError:
+        return False
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Readers see the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_site(docs_dir: Path, files: dict[str, str]) -> WriteResult:
+    if docs_dir.exists() and not docs_dir.is_dir():
+        raise InputError(str(docs_dir), "output folder is a file")
+    result = WriteResult()
+    for relative, text in sorted(files.items()):
+        path = docs_dir / relative
+        data = text.encode("utf-8")
+        if path.is_file():
+            if path.stat().st_size == len(data) and path.read_bytes() == data:
+                result.unchanged += 1
+                continue
+            if relative in ROOT_FILES and not is_generated(path):
+                result.kept_hand_written.append(relative)
+                continue
+        try:
+            write_atomic(path, data)
+        except OSError as exc:
+            raise InputError(str(path), f"cannot write: {exc.strerror}") from None
+        result.written.append(relative)
+    for section in SECTIONS.values():
+        folder = docs_dir / section.folder
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(docs_dir).as_posix()
+            if path.is_file() and relative not in files:
+                if path.name.startswith(".") and path.name.endswith(".tmp"):
+                    path.unlink()  # left by an interrupted run
+                elif is_generated(path):
+                    path.unlink()
+                    result.removed.append(relative)
+    return result
