@@ -63,7 +63,8 @@ def _bold_words(abstract: str) -> list[str]:
 def enrich(record: Record) -> Paper:
     text = markup.to_plain(record.abstract)
     acronyms = find_acronyms(text)
-    name = introduced_name(text, _bold_words(record.abstract), acronyms)
+    # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
+    name = introduced_name(markup.URL.sub("", text), _bold_words(record.abstract), acronyms)
     title = record.title or derive_title(text, name)
     tags = derive_tags(text, record.keywords)
     links = [classify_link(url) for url in dict.fromkeys(markup.urls(record.abstract))]

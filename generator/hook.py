@@ -36,7 +36,11 @@ def on_pre_build(*, config: MkDocsConfig) -> None:
         summary = generate(
             _inputs(config),
             docs_dir,
-            Settings(related=int(settings.get("related", 5)), site_title=config.site_name),
+            Settings(
+                related=int(settings.get("related", 5)),
+                site_title=config.site_name,
+                progress=bool(settings.get("progress", False)),
+            ),
         )
     except InputError as error:
         raise Abort(f"abstracts: {error}") from None

@@ -23,6 +23,7 @@ _SENTINELS = re.compile("[\ue000-\ue003]")
 # Trailing punctuation that ends a sentence rather than a URL.
 _URL_TRAILING = ".,;:!?'\"”’"
 _URL = r"https?://[^\s<>\"'`{}|\\^\[\]]+"
+URL = re.compile(_URL)
 
 _SEGMENT = re.compile(
     r"\\url\{(?P<texurl>[^{}\s]+)\}"

@@ -33,7 +33,7 @@ _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
 _CONTRIBUTION = re.compile(
     r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?"
     r"(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|"
-    r"contribute|devise|formulate|establish|put forward|describe|proposes|presents|introduces|develops)\b",
+    r"contribute|devise|formulate|establish|put forward|describe)(?:s|d|ed)?\b",
     re.IGNORECASE,
 )
 _NAMING = re.compile(
@@ -161,6 +161,14 @@ def introduced_name(text: str, bold: list[str], acronyms: list[Acronym]) -> Intr
                 return result(candidate, sentence)  # 'Sparse RAG', 'Llama Guard 3'
             if looks_like_name(words[-1] if len(words) == 1 else words[0]):
                 return result(words[0], sentence)
+    for sentence in all_sentences:
+        # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
+        match = re.search(
+            rf"\bour (?:\w+ )?(?:model|method|approach|framework|system|agent|benchmark|dataset|algorithm|pipeline|tool|library)s?,?\s+({_NAME_TOKEN})",
+            sentence,
+        )
+        if match and looks_like_name(match.group(1)):
+            return result(match.group(1), sentence)
     for name in bold:
         words = name.split()
         if 0 < len(words) <= 3 and looks_like_name(words[0]):

@@ -16,11 +16,13 @@ from importlib import resources
 
 import yaml
 
-from .textutil import STOP_WORDS, fold, normalise_term, singular
+from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, singular
 
 MAX_TAGS = 8
 MIN_TAGS = 3
 MAX_SPELLING_TOKENS = 5
+# Tags so common in abstracts that one passing mention says little: they need two.
+BROAD_TAGS = frozenset({"datasets", "benchmarks", "generalization", "optimization", "reasoning", "large language models", "fine-tuning", "pretraining", "transformers", "embeddings", "sampling", "exploration", "planning"})
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def normalise_keyword(keyword: str) -> str:
     if tag:
         return tag
     keyword = keyword.split(": ")[-1].strip()  # 'Computer Vision: CV: Motion and tracking'
-    return keyword if any(c.isupper() for c in keyword[1:]) else keyword.lower()
+    return keyword if any(is_mixed_case(word) for word in keyword.split()) else keyword.lower()
 
 
 def derive_tags(text: str, given_keywords: tuple[str, ...]) -> tuple[str, ...]:
@@ -115,9 +117,11 @@ def derive_tags(text: str, given_keywords: tuple[str, ...]) -> tuple[str, ...]:
     hits = vocabulary_hits(text)
     first_sentence = text.split(". ")[0]
     early = vocabulary_hits(first_sentence)
-    for tag, _ in sorted(hits.items(), key=lambda item: (-(item[1] + early[item[0]]), item[0])):
+    for tag, count in sorted(hits.items(), key=lambda item: (-(item[1] + early[item[0]]), item[0])):
         if len(tags) >= MAX_TAGS:
             break
+        if tag in BROAD_TAGS and count + early[tag] < 2:
+            continue
         if tag not in tags:
             tags.append(tag)
     return tuple(tags[:MAX_TAGS])

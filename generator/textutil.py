@@ -107,8 +107,11 @@ def gerund(verb: str) -> str:
         verb = verb[:-2]
     elif verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]
-    if verb in _DOUBLE_FINAL:
-        return verb + verb[-1] + "ing"
+    vowels = [c for c in verb if c in _VOWELS]
+    if verb in _DOUBLE_FINAL or (
+        len(verb) <= 4 and len(vowels) == 1 and re.fullmatch(r".*[^aeiou][aeiou][^aeiouwxy]", verb)
+    ):
+        return verb + verb[-1] + "ing"  # cut -> cutting, plan -> planning
     if verb.endswith("ie"):
         return verb[:-2] + "ying"
     if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):

@@ -12,11 +12,17 @@ from __future__ import annotations
 import re
 
 from .names import IntroducedName
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
 from .textutil import STOP_WORDS, gerund, sentence_case, sentences, title_case
 
 MAX_TITLE_WORDS = 14
+
+# Words a title phrase must not end on.
+FUNCTION_WORDS = frozenset(
+    "a an the and or nor but for of in on at to by with via from as into onto over per than up using based "
+    "towards toward through across between among within without under our their its this that these those "
+    "which who whose we it is are be been being was were has have had can could may might will would should "
+    "such both each all any some more most less very also".split()
+)
 MAX_SUMMARY_CHARS = 200
 
 # Where a descriptive phrase stops: the start of a relative or adverbial clause.
@@ -24,13 +30,13 @@ _BOUNDARY = re.compile(
     r"\s*(?:[,;:(]|\s[-–—]\s|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
     r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
     r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
-    r"as long as|if|when|because|since|unless|even|without|despite|"
+    r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
     r"to (?=\w+(?:e|ize|ise|ate|fy|en|ct|ve|rm|nd|st|ll|rn|ss|ch)\b))\b)",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:a|an|the|this|our|new|novel|simple|general|effective|efficient|unified|principled|"
-    r"first|two|three|several|comprehensive|systematic|\w+ly|development of|use of)\s+)+",
+    r"^(?:(?:a|an|the|this|our|new|novel|simple|first|two|three|several|particularly|highly|fully|"
+    r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of)\s+)+",
     re.IGNORECASE,
 )
 _RESEARCH_VERBS = (
@@ -42,21 +48,45 @@ _RESEARCH_VERBS = (
     "measure|measures|model|models|scale|scales|rethink|rethinks|unify|unifies|establish|establishes"
 )
 _PROPOSE_VERBS = (
-    "propose|proposes|present|presents|introduce|introduces|develop|develops|design|designs|build|builds|"
-    "create|creates|release|releases|construct|constructs|curate|curates|offer|offers|contribute|contributes|"
-    "devise|devises|put forward|describe|describes"
+    "propose|proposes|proposed|present|presents|presented|introduce|introduces|introduced|develop|develops|"
+    "developed|design|designs|designed|build|builds|built|create|creates|created|release|releases|construct|"
+    "constructs|constructed|curate|curates|curated|offer|offers|contribute|contributes|devise|devises|devised|"
+    "put forward|describe|describes"
 )
-_SUBJECT = r"(?:we|this (?:paper|work|study|article)|our (?:work|paper|study)|here,? we|in this (?:paper|work),? we)"
+_SUBJECT = (
+    r"(?:we|this (?:paper|work|study|article)|our (?:work|paper|study)|here,? we|in this (?:paper|work),? we)"
+    r"(?:\s+(?:aim|seek|set out|attempt|try)\s+to)?"
+)
+_WEAK_RESEARCH = {"show", "shows", "demonstrate", "demonstrates", "prove", "proves", "provide", "provides"}
 _PROPOSAL = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
 _RESEARCH = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE)
 
 
+_LIST_CONTINUES = re.compile(r",\s*(?:[\w-]+\s+){0,2}[\w-]+,?\s+(?:and|or)\s+")
+
+
 def clip_phrase(phrase: str, max_words: int = MAX_TITLE_WORDS) -> str:
-    """The phrase up to its first clause boundary, at most max_words, not ending on a stop word."""
-    match = _BOUNDARY.search(phrase)
-    phrase = phrase[: match.start()] if match else phrase
-    words = phrase.split()[:max_words]
-    while words and (words[-1].lower() in ENGLISH_STOP_WORDS or words[-1] in "-–—"):
+    """The phrase up to its first clause boundary, at most max_words, not ending on a function word.
+    A comma that opens a list ('utility, time, and space complexity') is not a boundary."""
+    position = 0
+    while True:
+        match = _BOUNDARY.search(phrase, position)
+        if not match:
+            break
+        listed = _LIST_CONTINUES.match(phrase, match.start()) if phrase[match.start():].lstrip().startswith(",") else None
+        if listed:
+            position = listed.end()
+            continue
+        phrase = phrase[: match.start()]
+        break
+    words = phrase.split()
+    if len(words) > max_words:
+        # Cut before the last prepositional phrase that fits, not inside a noun phrase.
+        words = words[:max_words]
+        cut = max((i for i, w in enumerate(words) if w.lower() in FUNCTION_WORDS and i >= 4), default=None)
+        if cut:
+            words = words[:cut]
+    while words and (words[-1].lower() in FUNCTION_WORDS or words[-1] in "-–—"):
         words.pop()
     return " ".join(words).strip(" ,;:.")
 
@@ -72,7 +102,7 @@ def _purpose(after: str) -> str | None:
     """', to safeguard PII in LLMs' -> 'for Safeguarding PII in LLMs'; ' for X' -> 'for X'."""
     match = re.match(
         r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?"
-        r"(?:designed\s+|aiming\s+|aimed\s+|(?:which|that)\s+(?:seeks|aims|tries|is designed|serves)\s+)?to\s+(\w+)\s+(.*)",
+        r"(?:designed\s+|aiming\s+|aimed\s+|(?:which|that)\s+(?:seeks|aims|tries|is designed|serves)\s+)?to\s+(?:\w+ly\s+)?(\w+)\s+(.*)",
         after,
     )
     if match and match.group(1).lower() not in STOP_WORDS:
@@ -132,33 +162,65 @@ def named_title(name: IntroducedName) -> str | None:
 def contribution_title(text: str) -> str:
     """A concise noun phrase of the contribution, for abstracts that name nothing."""
     all_sentences = sentences(text)
-    for sentence in all_sentences:
+    # Pass 1, in reading order: "we propose X" -> X; "we study X" -> "Studying X".
+    for index, sentence in enumerate(all_sentences):
         match = _PROPOSAL.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
             if len(descriptor.split()) >= 2:
-                return title_case(sentence_case(_extend(descriptor, match.group(1))))
-    for sentence in all_sentences:
+                return title_case(sentence_case(_extend(descriptor, match.group(1), text)))
         match = _RESEARCH.search(sentence)
-        if match:
+        if match and match.group(1).split()[-1].lower() not in _WEAK_RESEARCH and not _ANAPHORA.match(match.group(2)):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
-                verb = match.group(1).split()[-1]
-                if verb.lower() in ("show", "shows", "demonstrate", "demonstrates", "prove", "proves", "provide", "provides"):
-                    return title_case(sentence_case(object_phrase))
-                return title_case(f"{gerund(verb).capitalize()} {object_phrase}")
+                return title_case(f"{gerund(match.group(1).split()[-1]).capitalize()} {object_phrase}")
+    # Pass 2: what the abstract shows or provides.
+    for sentence in all_sentences:
+        match = _RESEARCH.search(sentence)
+        if match and not _ANAPHORA.match(match.group(2)):
+            object_phrase = _descriptor(match.group(2))
+            if len(object_phrase.split()) >= 2:
+                return title_case(sentence_case(object_phrase))
+    # Pass 3: a contribution verb without "we" right before it ("..., and present X").
+    for sentence in all_sentences:
+        match = re.search(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", sentence, re.IGNORECASE)
+        if match:
+            descriptor = _descriptor(match.group(1))
+            if len(descriptor.split()) >= 2:
+                return title_case(sentence_case(descriptor))
     # No contribution sentence: the topic of the opening sentence.
     first = re.sub(r"^(?:In|With|Despite|Although|While|As)\b[^,]{0,80},\s*", "", all_sentences[0] if all_sentences else text)
     phrase = _descriptor(first) or " ".join(text.split()[:6])
     return title_case(sentence_case(phrase))
 
 
-def _extend(descriptor: str, full: str) -> str:
-    """Short descriptors gain their 'for ...' purpose: 'benchmark' -> 'Benchmark for Web Agents'."""
-    if len(descriptor.split()) >= 5 or " for " in f" {descriptor} ":
+# "we address these challenges": the object refers back, it does not name the topic.
+_ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|them|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b")
+_GENERIC_HEADS = {"framework", "method", "approach", "model", "technique", "algorithm", "pipeline", "system", "paradigm", "strategy"}
+
+
+def _extend(descriptor: str, full: str, text: str) -> str:
+    """Short, generic descriptors gain their purpose or topic:
+    'Efficient Adaptation Framework' -> '... for Continual Panoptic Segmentation'."""
+    words = descriptor.split()
+    if len(words) >= 5 or " for " in f" {descriptor} ":
         return descriptor
-    purpose = _purpose(full[full.lower().find(descriptor.split()[-1].lower()) + len(descriptor.split()[-1]) :])
-    return f"{descriptor} {purpose}" if purpose else descriptor
+    last = words[-1]
+    purpose = _purpose(full[full.lower().find(last.lower()) + len(last) :])
+    if purpose:
+        return f"{descriptor} {purpose}"
+    if last.lower() in _GENERIC_HEADS:
+        # The topic the abstract defined just before: the latest "long form (ACRONYM)".
+        before = text[: text.find(full)] if full in text else text
+        topics = re.findall(r"((?:[A-Za-z][\w-]+\s+){1,4}[A-Za-z][\w-]+)\s+\([A-Z][A-Za-z0-9-]{1,8}\)", before)
+        if topics:
+            words = topics[-1].split(" of ")[-1].split()
+            while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ")):
+                words = words[1:]
+            topic = " ".join(words)
+            if topic and len(topic.split()) >= 2:
+                return f"{descriptor} for {topic}"
+    return descriptor
 
 
 def derive_title(text: str, name: IntroducedName | None) -> str:

@@ -1,0 +1,3 @@
+from generator.cli import main
+
+main(prog_name="python -m generator")

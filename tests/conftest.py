@@ -1,0 +1,56 @@
+"""Shared fixtures: paths to the seeds and corpora, a temp-file helper, and one built seeds site."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "seeds"
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def run_cli(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.CompletedProcess:
+    """Run `python -m generator ...` as a user would, capturing its output."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.fixture
+def write_files(tmp_path: Path):
+    """write_files({"a.txt": "..."}) -> the folder holding them (bytes values are written raw)."""
+
+    def write(files: dict[str, str | bytes]) -> Path:
+        for name, content in files.items():
+            path = tmp_path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8", newline="")
+        return tmp_path
+
+    return write
+
+
+@pytest.fixture(scope="session")
+def seeds_site(tmp_path_factory) -> tuple[Path, Path]:
+    """The seeds built with the project's mkdocs.yml (strict): (site folder, generated docs folder)."""
+    base = tmp_path_factory.mktemp("seeds-site")
+    site, docs = base / "site", base / "docs"
+    result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs))
+    assert result.returncode == 0, result.stderr
+    return site, docs
+
+
+def corpus_file(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus {path} not available")
+    return path

@@ -1,0 +1,155 @@
+"""Per-paper derivations on the real seed abstracts: titles, summaries, tags, areas, links, acronyms."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+from conftest import SEEDS
+from generator.enrich import classify_link, enrich, paper_id, slugify
+from generator.errors import Report
+from generator.model import Origin, Record
+from generator.names import find_acronyms, looks_like_name
+from generator.sources import read_inputs
+from generator.tagging import area_names, normalise_keyword
+from generator.textutil import gerund, sentences, title_case
+
+
+@cache
+def seed_papers():
+    return [enrich(r) for r in read_inputs([SEEDS], Report())]
+
+
+def seed(name_fragment: str):
+    return next(p for p in seed_papers() if name_fragment in p.text)
+
+
+@pytest.mark.parametrize(
+    "fragment, title",
+    [
+        ("Proactive Privacy Amnesia", "PPA: Proactive Privacy Amnesia for Safeguarding PII in LLMs"),
+        ("named PatchSAE", "PatchSAE: Sparse Autoencoder for the CLIP Vision Transformer"),
+        ("We present AndroidWorld", "AndroidWorld: A Functional Android Environment"),
+        ("We present MM1.5", "MM1.5: A Family of Multimodal Large Language Models"),
+        ("REcipe MErging DYnamics", "REMEDY: Recipe Merging Dynamics for Model Merging in LVLMs"),
+        ("energy-weighted flow matching (EFM)", "EFM: Energy-Weighted Flow Matching"),
+        ("framework Dynamic-LLaVA", "Dynamic-LLaVA: Dynamic Vision-Language Context Sparsification Framework"),
+        ("our model, MM-Embed", "MM-Embed: Techniques for Advancing Information Retrieval with Multimodal Large Language Models"),
+        ("paradigm named Sparse RAG", "Sparse RAG: Cutting Computation Costs Through Sparsity"),
+        ("attentive self-distillation", "Efficient Adaptation Framework for Continual Panoptic Segmentation"),
+    ],
+)
+def test_seed_titles_lead_with_the_introduced_name(fragment, title):
+    assert seed(fragment).title == title
+
+
+def test_every_seed_title_is_a_title_not_the_opening_words():
+    titles = [p.title for p in seed_papers()]
+    assert len(set(titles)) == len(titles)
+    for paper in seed_papers():
+        words = paper.title.split()
+        assert 2 <= len(words) <= 20, paper.title
+        opening = " ".join(paper.text.split()[: len(words)])
+        assert paper.title.casefold() != opening.casefold()
+        # Never cut mid-word: each title word (bar case) is a word of the abstract or a name.
+        text_words = {w.casefold().strip(".,;:()") for w in re.split(r"[\s/]+", paper.text)}
+        for word in re.split(r"[\s:]+", paper.title):
+            parts = [p for p in re.split(r"-", word.strip(",")) if p]
+            for part in parts:
+                # Gerunds are derived from the abstract's verb: 'Safeguarding' <- 'safeguard'.
+                stem = part.casefold()[:-3][:3] if part.endswith("ing") else part.casefold()
+                assert any(stem in t for t in text_words), (word, paper.title)
+
+
+def test_seed_summaries_are_one_sentence_of_at_most_200_characters():
+    for paper in seed_papers():
+        assert len(paper.summary) <= 200, paper.summary
+        assert len(sentences(paper.summary)) == 1, paper.summary
+        assert paper.summary[0].isupper() and paper.summary.endswith((".", "…"))
+
+
+def test_seed_tags_and_areas():
+    areas = set(area_names())
+    for paper in seed_papers():
+        assert 1 <= len(paper.tags) <= 8, paper.tags
+        assert len({t.casefold() for t in paper.tags}) == len(paper.tags)
+        assert paper.area in areas
+    assert "privacy" in seed("Proactive Privacy Amnesia").tags
+    assert {"sparse autoencoders", "CLIP"} <= set(seed("named PatchSAE").tags)
+    assert seed("energy-weighted flow matching (EFM)").area == "Generative models"
+    assert seed("Proactive Privacy Amnesia").area.startswith("Alignment, fairness, safety, privacy")
+
+
+def test_seed_links_are_classified_without_trailing_punctuation():
+    links = {l.url: l for p in seed_papers() for l in p.links}
+    assert "https://github.com/google-research/android_world" in links
+    assert "https://huggingface.co/nvidia/MM-Embed" in links
+    assert all(not url.endswith((".", ",", ")")) for url in links)
+    assert links["https://huggingface.co/nvidia/MM-Embed"].kind == "model"
+    assert links["https://github.com/Ze-Yang/ADAPT"].label == "Code · Ze-Yang/ADAPT"
+
+
+def test_seed_acronyms_have_expansions():
+    acronyms = {a.short: a.long for a in seed("Proactive Privacy Amnesia").acronyms}
+    assert acronyms["PPA"] == "Proactive Privacy Amnesia"
+    assert acronyms["PII"] == "personally identifiable information"
+
+
+@pytest.mark.parametrize(
+    "text, short, long",
+    [
+        ("we use Adaptive Entropy-aware Optimization (AEO) here", "AEO", "Adaptive Entropy-aware Optimization"),
+        ("the REcipe MErging DYnamics (REMEDY) method", "REMEDY", "REcipe MErging DYnamics"),
+        ("linear decay-to-zero (D2Z) schedule", "D2Z", "decay-to-zero"),
+        ("Hierarchical and Separate Skill Discovery (HiSSD), a", "HiSSD", "Hierarchical and Separate Skill Discovery"),
+        ("Large Language Models (LLMs) are", "LLM", "Large Language Models"),
+    ],
+)
+def test_acronym_expansions(text, short, long):
+    assert (find_acronyms(text)[0].short, find_acronyms(text)[0].long) == (short, long)
+
+
+@pytest.mark.parametrize("token, expected", [
+    ("PatchSAE", True), ("MM1.5", True), ("AndroidWorld", True), ("REMEDY", True), ("Watch-Less-Do-More", True),
+    ("LLM", False), ("LLMs", False), ("RL", False), ("3D", False), ("0.011B", False), ("REcipe", False),
+    ("Multi-Track", False), ("Transformer", False),
+])
+def test_what_looks_like_a_name(token, expected):
+    assert looks_like_name(token) is expected
+
+
+def test_given_fields_win_over_derived_ones():
+    record = Record(
+        abstract="We propose FooNet, a network for bar. It is good.",
+        origin=Origin("x.jsonl", 1, 1, "abc"),
+        collection="C",
+        title="The Real Title",
+        keywords=("LLMs", "My Keyword"),
+        primary_area="Reinforcement learning",
+        tldr="A given summary.",
+        url="https://openreview.net/forum?id=abc",
+    )
+    paper = enrich(record)
+    assert paper.title == "The Real Title" and paper.summary == "A given summary."
+    assert paper.tags[:2] == ("large language models", "my keyword")
+    assert paper.area == "Reinforcement learning"
+    assert paper.links[0].url == "https://openreview.net/forum?id=abc"
+
+
+def test_ids_and_slugs_are_stable_and_safe():
+    assert paper_id("A  b\nC") == paper_id("a b c")
+    assert slugify("PPA: Proactive Privacy Amnesia!") == "ppa-proactive-privacy-amnesia"
+    assert slugify("../../etc/passwd") == "etc-passwd"
+    assert slugify("日本語") == "paper"
+    assert len(slugify("word " * 50)) <= 60 and not slugify("word " * 50).endswith("-")
+
+
+def test_text_helpers():
+    assert normalise_keyword("LLMs") == "large language models"
+    assert normalise_keyword("Diffusion Models") == "diffusion models"
+    assert [gerund(v) for v in ("investigates", "study", "analyze", "cut", "edit", "plan")] == [
+        "investigating", "studying", "analyzing", "cutting", "editing", "planning"]
+    assert title_case("a study of pre-training for LLMs in 3D") == "A Study of Pre-Training for LLMs in 3D"
+    assert classify_link("https://huggingface.co/datasets/org/set").kind == "dataset"

@@ -1,0 +1,166 @@
+"""End to end: the seeds built with `mkdocs build --strict` through the CLI, checked page by page."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from html.parser import HTMLParser
+from pathlib import Path
+
+import frontmatter
+import pytest
+
+from conftest import SEEDS, corpus_file, run_cli
+from generator.errors import Report
+from generator.markup import segments
+from generator.sources import read_inputs
+
+
+class Page(HTMLParser):
+    """The parts of a built page the tests look at: text per region, links, scripts."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.regions: dict[str, list[str]] = {}
+        self.links: list[tuple[str, str]] = []  # (region, href)
+        self.assets: list[str] = []
+        self.strong: list[str] = []
+        self._stack: list[str] = []
+        self._in_strong = False
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        region = next((c for c in classes if c.startswith("paper-") or c in ("md-nav", "arithmatex")), None)
+        if tag not in ("br", "img", "meta", "link", "input", "hr"):
+            self._stack.append(region or (self._stack[-1] if self._stack else "page"))
+        if tag == "a" and "href" in attrs:
+            self.links.append((self._stack[-1] if self._stack else "page", attrs["href"]))
+        if tag == "script" and attrs.get("src"):
+            self.assets.append(attrs["src"])
+        if tag == "link" and attrs.get("rel") in ("stylesheet", "icon", "preload"):
+            self.assets.append(attrs["href"])
+        self._in_strong = tag == "strong"
+
+    def handle_endtag(self, tag):
+        self._in_strong = False
+        if self._stack and tag not in ("br", "img", "meta", "link", "input", "hr"):
+            self._stack.pop()
+
+    def handle_data(self, data):
+        region = self._stack[-1] if self._stack else "page"
+        self.regions.setdefault(region, []).append(data)
+        if self._in_strong:
+            self.strong.append(data)
+
+    def text(self, region: str) -> str:
+        return " ".join("".join(self.regions.get(region, [])).split())
+
+
+def paper_pages(site: Path) -> dict[Path, Page]:
+    return {path: Page(path.read_text(encoding="utf-8")) for path in sorted((site / "papers").glob("*/index.html"))}
+
+
+def test_every_seed_abstract_has_exactly_one_page_with_its_full_text(seeds_site):
+    site, _ = seeds_site
+    pages = paper_pages(site)
+    records = read_inputs([SEEDS], Report())
+    assert len(pages) == len(records) == 38
+    for record in records:
+        pieces = [" ".join(s.value.split()) for s in segments(record.abstract) if s.kind == "text"]
+        pieces = ["".join(c for c in p if not "\ue000" <= c <= "\ue003").strip(" ,.;()") for p in pieces]
+        pieces = [p for p in pieces if len(p) > 25]
+        holders = [path for path, page in pages.items() if all(p in page.text("paper-abstract") for p in pieces)]
+        assert len(holders) == 1, (record.origin.where(), pieces[0][:60], holders)
+
+
+def test_every_paper_page_has_all_derived_fields(seeds_site):
+    _, docs = seeds_site
+    required = {"id", "title", "summary", "tags", "keyphrases", "area", "links", "related", "source"}
+    pages = sorted((docs / "papers").glob("*.md"))
+    assert len(pages) == 38
+    for path in pages:
+        meta = frontmatter.load(path).metadata
+        assert required <= set(meta), path
+        assert len(meta["tags"]) >= 3, (path, meta["tags"])
+        assert len(meta["related"]) == 5
+        assert all(r["reasons"] and 0 < r["score"] <= 1 for r in meta["related"]), meta["related"]
+        assert meta["source"]["file"].endswith(".txt") and meta["source"]["record"] >= 1
+        assert meta["generated_by"] == "abstracts-site"
+
+
+def test_every_internal_link_resolves(seeds_site):
+    site, _ = seeds_site
+    checked = 0
+    for path in sorted(site.rglob("*.html")):
+        page = Page(path.read_text(encoding="utf-8"))
+        base = path.parent.relative_to(site).as_posix()
+        for _, href in page.links:
+            if href.startswith(("http://", "https://", "mailto:", "#", "javascript:")) or not href:
+                assert not href.startswith("javascript:"), (path, href)
+                continue
+            # The 404 page links from the site root (it is served at any depth).
+            target = posixpath.normpath(href.split("#")[0].lstrip("/") if href.startswith("/") else posixpath.join(base, href.split("#")[0]))
+            resolved = site / target
+            assert resolved.exists() and (resolved.is_file() or (resolved / "index.html").exists()), (path, href)
+            checked += 1
+    assert checked > 500
+
+
+def test_related_papers_are_listed_with_reasons(seeds_site):
+    site, _ = seeds_site
+    for path, page in paper_pages(site).items():
+        related = [href for region, href in page.links if region == "paper-related"]
+        assert len(related) == 5, path
+        assert page.text("paper-reasons").count("Shared:") == 5
+
+
+def test_seed_acceptance_examples_render(seeds_site):
+    site, _ = seeds_site
+    pages = {path.parent.name: page for path, page in paper_pages(site).items()}
+    remedy = next(page for name, page in pages.items() if name.startswith("remedy"))
+    assert ["RE", "ME", "DY"] == remedy.strong[:3]
+    assert "textbf" not in remedy.text("paper-abstract")
+    efm = next(page for name, page in pages.items() if name.startswith("efm"))
+    assert "\\mathbf x" in efm.text("arithmatex")
+    android = next(page for name, page in pages.items() if name.startswith("androidworld"))
+    assert ("paper-abstract", "https://github.com/google-research/android_world") in android.links
+
+
+def test_site_loads_nothing_from_elsewhere_and_the_nav_lists_no_papers(seeds_site):
+    site, _ = seeds_site
+    for path in [site / "index.html", next((site / "papers").glob("*/index.html"))]:
+        page = Page(path.read_text(encoding="utf-8"))
+        assert page.assets and all(not a.startswith(("http:", "https:", "//")) for a in page.assets), page.assets
+        assert not [href for region, href in page.links if region == "md-nav" and "papers/" in href]
+    css = "".join(p.read_text() for p in site.rglob("*.css"))
+    assert "fonts.googleapis" not in css and "@import url(http" not in css
+
+
+def test_papers_json_is_published_at_the_site_root(seeds_site):
+    site, _ = seeds_site
+    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    assert len(data["papers"]) == 38
+    first = data["papers"][0]
+    assert {"id", "title", "summary", "tags", "keyphrases", "area", "links", "related", "source"} <= set(first)
+    assert all((site / p["url"] / "index.html").exists() for p in data["papers"])
+
+
+def test_home_tag_area_and_collection_pages_exist(seeds_site):
+    site, _ = seeds_site
+    home = Page((site / "index.html").read_text(encoding="utf-8")).text("page")
+    assert "38 papers" in home
+    assert (site / "areas/generative-models/index.html").exists()
+    assert (site / "tags/large-language-models/index.html").exists()
+    assert (site / "collections/iclr-2025-papers/index.html").exists()
+    assert (site / "glossary/index.html").exists()
+
+
+@pytest.mark.slow
+def test_a_whole_corpus_file_builds_into_any_folder(tmp_path):
+    corpus = corpus_file("colm2025.jsonl")
+    result = run_cli("build", str(corpus), "--site", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(list((tmp_path / "site" / "papers").glob("*/index.html"))) == 418
+    assert "site built in" in result.stdout
