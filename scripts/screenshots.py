@@ -35,7 +35,7 @@ def serve(site: Path) -> http.server.ThreadingHTTPServer:
 
 def main() -> None:
     site = Path(sys.argv[1] if len(sys.argv) > 1 else "site")
-    out = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/assets/screenshots")
+    out = Path(sys.argv[2] if len(sys.argv) > 2 else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
