@@ -1,0 +1,216 @@
+"""The evaluator's metrics on hand-made examples, then one run on the start of a real corpus."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from generator.evaluate import (
+    TitleName,
+    area_agreement,
+    contains,
+    evaluate_corpus,
+    is_one_sentence,
+    jaccard,
+    keyword_kind,
+    keyword_overlap,
+    leading_name,
+    match_keyword,
+    names_contribution,
+    random_neighbours,
+    real_title_name,
+    rouge1_f1,
+    tag_health,
+    term_tokens,
+    title_contains_name,
+)
+from generator.model import Origin, Record
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def corpus(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus {path} not available")
+    return path
+
+
+# --- Titles ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        ("BEARCUBS: A benchmark for computer-using web agents", TitleName("BEARCUBS", True)),
+        ("MM1.5: Methods, Analysis & Insights from Multimodal LLM Fine-tuning", TitleName("MM1.5", True)),
+        ("Chameleon: Mixed-Modal Early-Fusion Foundation Models", TitleName("Chameleon", True)),
+        ("Evaluating Autonomous Agents in AndroidWorld", TitleName("AndroidWorld", False)),
+        ("Attention is all you need", None),
+        ("Improving LLM Reasoning with Self-Play", None),  # generic acronyms are not names
+        ("Rethinking Attention: A Study", None),  # two words before the colon
+    ],
+)
+def test_real_title_name(title, name):
+    assert real_title_name(title) == name
+
+
+def test_leading_name_of_a_derived_title():
+    assert leading_name("PPA: Proactive Privacy Amnesia for Safeguarding PII") == "PPA"
+    assert leading_name("Sparse RAG: Retrieval in Parallel") is None
+    assert leading_name("Robust Noisy Gradient Descent for Machine Unlearning") is None
+
+
+def test_a_name_is_found_as_whole_tokens_whatever_the_case_and_hyphens():
+    assert title_contains_name("LaVA-Man: Learning Visual Action Representations", "LaVA-Man")
+    assert title_contains_name("Scaling the bearcubs benchmark.", "BEARCUBS")
+    assert title_contains_name("MM1.5: Methods and Insights", "MM1.5")
+    assert not title_contains_name("Scaling MM1 Models", "MM1.5")
+    assert not title_contains_name("PPAX: Another Method", "PPA")
+
+
+def test_rouge1_f1_by_hand():
+    # [robust gradient descent machine unlearning] vs [noisy gradient descent unlearning]:
+    # overlap 3, P = 3/5, R = 3/4, F1 = 2/3
+    assert rouge1_f1("Robust Gradient Descent for Machine Unlearning", "Noisy Gradient Descent for Unlearning") == pytest.approx(2 / 3)
+    # stop words (is, all, you, what) do not count
+    assert rouge1_f1("Attention Is All You Need", "Attention is what you need") == 1.0
+    # clipped counts: [deep deep nets] vs [deep nets] -> overlap 2, P = 2/3, R = 1, F1 = 0.8
+    assert rouge1_f1("Deep Deep Nets", "Deep Nets") == pytest.approx(0.8)
+    assert rouge1_f1("Graph Learning", "Protein Folding") == 0.0
+    assert rouge1_f1("", "Protein Folding") == 0.0
+
+
+# --- Keywords -------------------------------------------------------------------------
+
+
+def test_term_tokens_singularise_every_word_so_keywords_meet_running_text():
+    assert term_tokens("Large-Language Models") == ("large", "language", "model")
+    assert contains(term_tokens("We train language models on code."), term_tokens("language model"))
+    assert not contains(term_tokens("We train language models."), term_tokens("model language"))
+
+
+def test_match_keyword_exact_lenient_and_reachable():
+    abstract = term_tokens("We fine-tune large language models for code generation in robots.")
+    tags = ["large language models", "robotics"]
+    terms = [*tags, "code"]
+    exact = match_keyword("Large Language Model", abstract, tags, terms)
+    assert exact.reachable and exact.exact and exact.lenient
+    # 'LLMs' is not in the text, but the vocabulary maps it onto a derived tag.
+    mapped = match_keyword("LLMs", abstract, tags, terms)
+    assert not mapped.reachable and mapped.exact
+    # 'code generation' contains the keyphrase 'code': lenient only.
+    partial = match_keyword("code generation", abstract, tags, terms)
+    assert partial.reachable and not partial.exact and partial.lenient
+    missed = match_keyword("imitation learning", abstract, tags, terms)
+    assert missed == type(missed)(False, False, False)
+
+
+def record(keywords=(), area=None) -> Record:
+    return Record("An abstract.", Origin("x.jsonl", 1, 1), "X", keywords=tuple(keywords), primary_area=area)
+
+
+def test_keyword_kind_tells_author_keywords_from_area_labels():
+    assert keyword_kind([record(["robot learning", "grasping"]), record(["diffusion"])]) == "author"
+    ijcai = ["Computer Vision: CV: Motion and tracking", "Machine Learning: ML: Clustering"]
+    assert keyword_kind([record(ijcai), record(ijcai[:1])]) == "area labels"
+    assert keyword_kind([record(), record(), record(["one"])]) is None
+
+
+# --- Tags, summaries, related ----------------------------------------------------------
+
+
+def test_tag_health_by_hand():
+    papers = [SimpleNamespace(tags=("a", "b", "c")), SimpleNamespace(tags=("a", "d", "e")), SimpleNamespace(tags=("a",))]
+    health = {m.key: m.value for m in tag_health(papers)}
+    assert health["mean_tags"] == pytest.approx(7 / 3)
+    assert health["min_tags"] == 1
+    assert health["share_3_to_8"] == pytest.approx(2 / 3)
+    assert health["distinct_tags"] == 5
+    assert health["papers_per_tag"] == pytest.approx(7 / 5)
+    assert health["singleton_tags"] == pytest.approx(4 / 5)  # b, c, d, e
+    assert health["largest_tag_share"] == 1.0 and health["largest_tag"] == "a"
+
+
+@pytest.mark.parametrize(
+    ("summary", "expected"),
+    [
+        ("We propose X, a benchmark for web agents.", True),
+        ("We propose X. It works well.", False),
+        ("We propose " + "x" * 190 + ".", False),  # 201 characters
+        ("We propose a benchmark for web agents that…", False),
+        ("A benchmark for web agents", False),
+    ],
+)
+def test_one_sentence_summary(summary, expected):
+    assert is_one_sentence(summary) is expected
+
+
+def test_summary_names_the_contribution():
+    assert names_contribution("Here we show that scaling helps.", None)
+    assert names_contribution("Our method halves the error.", None)
+    assert names_contribution("BEARCUBS tests web agents on live pages.", "BEARCUBS")
+    assert not names_contribution("Answers are weighted by a power law.", None)  # 'Answer', 'weighted' are not 'we'
+
+
+def test_related_metrics_by_hand():
+    assert jaccard({"a", "b"}, {"b", "c"}) == pytest.approx(1 / 3)
+    areas = ["vision", "vision", "language", None]
+    # paper 0 lists 1 (same) and 2 (other): 0.5; paper 1 lists 0 and 3 (no area, left out): 1.0;
+    # paper 2 lists 0: 0.0; paper 3 has no area: left out.  Mean (0.5 + 1 + 0) / 3.
+    assert area_agreement([[1, 2], [0, 3], [0], [0]], areas) == pytest.approx(0.5)
+    keys = [{"a", "b"}, {"b", "c"}, set()]
+    # pairs with keywords on both sides: (0, 1) = 1/3 and (1, 0) = 1/3; (0, 2) is left out
+    assert keyword_overlap([[1, 2], [0], [0]], keys) == pytest.approx(1 / 3)
+
+
+def test_random_neighbours_are_other_papers_and_repeatable():
+    drawn = random_neighbours(6, 5, seed=0)
+    assert all(i not in others and len(set(others)) == 5 for i, others in enumerate(drawn))
+    assert drawn == random_neighbours(6, 5, seed=0)
+
+
+# --- On a real corpus ------------------------------------------------------------------
+
+
+def test_evaluates_the_start_of_a_real_corpus():
+    result = evaluate_corpus(corpus("corl2025.jsonl"), limit=60)
+    assert result.papers == 60
+    assert set(result.sections) == {"titles", "keywords", "tags", "summary", "related", "time"}
+    shares = [m.value for metrics in result.sections.values() for m in metrics if m.kind == "share"]
+    assert shares and all(value is not None and 0.0 <= value <= 1.0 for value in shares)
+    tags = {m.key for m in result.sections["tags"]}
+    assert {"mean_tags", "min_tags", "share_3_to_8", "distinct_tags", "papers_per_tag", "singleton_tags", "largest_tag_share"} <= tags
+    assert 0.0 < result.metric("titles", "rouge1_f1") <= 1.0
+    assert result.metric("keywords", "keywords") > 60  # CoRL papers carry 3-5 author keywords
+    assert result.metric("related", "max_recommended") >= 1
+    assert result.metric("time", "total_seconds") > 0
+
+
+def test_command_prints_a_table_and_writes_json(tmp_path):
+    out = tmp_path / "metrics.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "generator.evaluate", str(corpus("corl2025.jsonl")), "--limit", "30", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "corl2025: 30 papers" in result.stdout and "ROUGE-1 F1" in result.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["settings"]["limit"] == 30
+    assert data["corpora"]["corl2025"]["papers"] == 30
+    assert 0.0 <= data["corpora"]["corl2025"]["keywords"]["recall_lenient"] <= 1.0
+
+
+def test_command_reports_a_missing_corpus_cleanly(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "generator.evaluate", str(tmp_path / "nope.jsonl")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2
+    assert "nope.jsonl: no such file" in result.stderr and "Traceback" not in result.stderr
