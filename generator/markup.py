@@ -221,3 +221,35 @@ def to_plain(abstract: str) -> str:
 
 def urls(abstract: str) -> list[str]:
     return [segment.value for segment in segments(abstract) if segment.kind == "url"]
+
+
+# --- Linking names in rendered Markdown -----------------------------------------------
+
+_PROTECTED = re.compile(r"\$[^$]*\$|<https?://[^>]*>|\[[^\]]*\]\([^)]*\)|`[^`]*`")
+
+
+def link_names(markdown: str, targets: dict[str, str]) -> str:
+    """Link the first mention of each name ('PatchSAE' -> '[PatchSAE](url)') outside math,
+    URLs and existing links. Names are matched in their escaped form, as whole words."""
+    for name, url in sorted(targets.items(), key=lambda item: -len(item[0])):
+        escaped = escape_markdown(name)
+        pattern = re.compile(rf"(?<![\w\-\\]){re.escape(escaped)}(?![\w\-])")
+        parts, position, done = [], 0, False
+        for protected in _PROTECTED.finditer(markdown):
+            chunk = markdown[position : protected.start()]
+            if not done:
+                chunk, done = _link_first(pattern, chunk, escaped, url)
+            parts += [chunk, protected.group(0)]
+            position = protected.end()
+        tail = markdown[position:]
+        if not done:
+            tail, done = _link_first(pattern, tail, escaped, url)
+        markdown = "".join(parts) + tail
+    return markdown
+
+
+def _link_first(pattern: re.Pattern[str], chunk: str, escaped: str, url: str) -> tuple[str, bool]:
+    match = pattern.search(chunk)
+    if not match:
+        return chunk, False
+    return f"{chunk[: match.start()]}[{escaped}]({url}){chunk[match.end():]}", True

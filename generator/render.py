@@ -18,7 +18,7 @@ import jinja2
 from . import __version__
 from .enrich import slugify
 from .link import GlossaryEntry
-from .markup import escape_markdown
+from .markup import escape_markdown, link_names
 from .model import Paper
 
 MARKER = "abstracts-site"  # every generated page says `generated_by: abstracts-site`
@@ -61,6 +61,33 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["md"] = lambda value: escape_markdown(str(value))
     return env
+
+
+@cache
+def _svg_environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("generator", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def area_chart(areas: list[Group]) -> str:
+    """An inline SVG bar chart: one row per area, longest bar = most papers."""
+    row, label_width, bar_width = 22, 560, 220
+    svg = _svg_environment().get_template("area_chart.svg.j2").render(
+        areas=areas,
+        row=row,
+        label_width=label_width,
+        bar_width=bar_width,
+        width=label_width + bar_width + 50,
+        height=row * len(areas),
+        max_count=max((a.count for a in areas), default=1),
+    )
+    # One line: Markdown passes a raw HTML block through only while it has no blank lines.
+    return " ".join(svg.split())
 
 
 def _page(template: str, metadata: dict, **context) -> str:
@@ -123,7 +150,7 @@ def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: 
         files[f"papers/{paper.slug}.md"] = _page(
             "paper.md.j2",
             {"template": "paper.html", **record, "description": paper.summary},
-            body=paper.body,
+            body=link_names(paper.body, {m.name: f"{m.slug}.md" for m in paper.mentions}),
             mentions=paper.mentions,
             glossary=paper.acronyms,
         )
@@ -161,13 +188,15 @@ def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: 
     )
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
+    area_groups = [Group(n, slugify(n), len(m)) for n, m in sorted(_members(papers, lambda p: p.area).items(), key=lambda i: (-len(i[1]), i[0]))]
     files["index.md"] = _page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},
         site_title=site_title,
         papers=papers,
         collections=_members(papers, lambda p: p.collection),
-        areas=[Group(n, slugify(n), len(m)) for n, m in sorted(_members(papers, lambda p: p.area).items(), key=lambda i: (-len(i[1]), i[0]))],
+        areas=area_groups,
+        area_chart=area_chart(area_groups),
         tag_count=len(tag_pages),
         top_tags=sorted((Group(t, tag_slugs[t], len(m)) for t, m in tag_pages.items()), key=lambda g: (-g.count, g.name.casefold()))[:30],
         glossary_count=len(glossary),
