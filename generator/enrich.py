@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from dataclasses import replace
 from urllib.parse import urlparse
 
 from . import markup
-from .model import Link, Paper, Record
+from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced_name
 from .tagging import area_of, candidate_phrases, derive_tags
 from .textutil import fold
@@ -60,12 +61,25 @@ def _bold_words(abstract: str) -> list[str]:
     return bold
 
 
+def _name_and_title(abstract: str, text: str, acronyms: list[Acronym], banned: frozenset[str]) -> tuple[str | None, str]:
+    # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
+    name = introduced_name(markup.URL.sub("", text), _bold_words(abstract), acronyms, banned)
+    return (name.name if name else None), derive_title(text, name)
+
+
+def retitle(paper: Paper, banned: frozenset[str]) -> Paper:
+    """Derive the title again without names the corpus shows to be common (used by many papers)."""
+    if paper.given_title:
+        return paper
+    name, title = _name_and_title(paper.abstract, paper.text, list(paper.acronyms), banned)
+    return replace(paper, name=name, title=title, slug=slugify(title))
+
+
 def enrich(record: Record) -> Paper:
     text = markup.to_plain(record.abstract)
     acronyms = find_acronyms(text)
-    # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
-    name = introduced_name(markup.URL.sub("", text), _bold_words(record.abstract), acronyms)
-    title = record.title or derive_title(text, name)
+    name, derived_title = _name_and_title(record.abstract, text, acronyms, frozenset())
+    title = record.title or derived_title
     tags = derive_tags(text, record.keywords)
     links = [classify_link(url) for url in dict.fromkeys(markup.urls(record.abstract))]
     if record.url and record.url not in {link.url for link in links}:
@@ -75,12 +89,13 @@ def enrich(record: Record) -> Paper:
         slug=slugify(title),
         title=title,
         summary=record.tldr or derive_summary(text),
-        name=name.name if name else None,
+        name=name,
         tags=tags,
         keyphrases=(),
         area=area_of(text, tags, record.primary_area),
         links=tuple(links),
         acronyms=tuple(acronyms),
+        abstract=record.abstract,
         body=markup.to_markdown(record.abstract),
         text=text,
         collection=record.collection,

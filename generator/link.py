@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from .enrich import retitle
 from .model import Acronym, Mention, Paper, Related
 from .names import GENERIC_ACRONYMS
 from .tagging import MAX_TAGS, MIN_TAGS
@@ -26,6 +27,25 @@ class GlossaryEntry:
     short: str
     long: str
     papers: tuple[str, ...]  # paper ids
+
+
+COMMON_NAME_PAPERS = 3  # a name in this many abstracts belongs to the field, not to one paper
+_TOKEN = re.compile(r"[A-Za-z0-9][\w\-.+]*[\w+]|[A-Za-z0-9]")
+
+
+def drop_common_names(papers: list[Paper]) -> list[Paper]:
+    """Titles never lead with a name many abstracts use (GPT-4, ImageNet, EMA): those are
+    tools of the field, not the paper's contribution. Such papers are titled again without it."""
+    named = {p.name for p in papers if p.name and not p.given_title}
+    if not named:
+        return papers
+    document_frequency: Counter[str] = Counter()
+    for paper in papers:
+        document_frequency.update({t.rstrip(".-") for t in _TOKEN.findall(paper.text)} & named)
+    banned = frozenset(name for name in named if document_frequency[name] >= COMMON_NAME_PAPERS)
+    if not banned:
+        return papers
+    return [retitle(p, banned) if p.name in banned else p for p in papers]
 
 
 def unique_slugs(papers: list[Paper]) -> list[Paper]:
@@ -209,6 +229,7 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 
 
 def link(papers: list[Paper], related_count: int) -> list[Paper]:
+    papers = drop_common_names(papers)
     papers = unique_slugs(papers)
     papers = add_keyphrases(papers)
     papers = unique_titles(papers)

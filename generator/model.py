@@ -77,6 +77,7 @@ class Paper:
     area: str
     links: tuple[Link, ...]
     acronyms: tuple[Acronym, ...]
+    abstract: str  # the abstract as given in the input
     body: str  # the abstract as safe Markdown
     text: str  # the abstract as plain text (LaTeX macros resolved), for search and vectors
     collection: str

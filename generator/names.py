@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .model import Acronym
-from .textutil import sentences, singular
+from .textutil import STOP_WORDS, sentences, singular
 
 # Acronyms every ML reader knows: they name a field or a common tool, not a paper's contribution.
 GENERIC_ACRONYMS = frozenset(
@@ -129,6 +129,8 @@ def _long_form(short: str, before: str) -> str | None:
         position -= 1
         s -= 1
     long = candidate[position + 1 :].strip(" ,;:“\"'")
+    if long.split(" ", 1)[0].lower() in {"of", "for", "and", "the", "in", "on", "to", "with", "a", "an", "via", "by"}:
+        return None  # 'of human Notions of Interestingness' is the tail of a longer form
     # The first word of the long form must start with the short form's first letter.
     if not long or long.lower().startswith(("the ", "a ", "an ")) or len(long) <= len(short):
         return None
@@ -144,8 +146,75 @@ class IntroducedName:
     sentence: str  # the sentence that introduces it
 
 
-def introduced_name(text: str, bold: list[str], acronyms: list[Acronym]) -> IntroducedName | None:
-    """The name this abstract introduces as its contribution, if it has one."""
+# A name right after these words is used, not introduced ("on WikiText-2", "than GPT-4").
+_USED_BEFORE = re.compile(
+    r"\b(?:on|with|using|from|than|like|such as|e\.g\.,?|i\.e\.,?|including|via|over|against|across|by|in|"
+    r"into|of|versus|vs\.?|upon|beyond|outperforms?|surpass(?:es)?|extends?|improves? (?:on|upon)|"
+    r"builds? (?:on|upon)|based on)\s+(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+# Compound adjectives, not names: 'LLM-based', 'GPT-style', 'CLIP-guided'.
+_ADJECTIVE_SUFFIX = re.compile(
+    r"-(?:based|like|style|aware|free|driven|guided|specific|level|wise|scale|sized|only|centric|agnostic|"
+    r"generated|augmented|tuned|trained|powered|conditioned|enhanced|assisted|inspired|native|friendly|"
+    r"compatible|agnostic|dependent|independent|invariant|equivariant)$",
+    re.IGNORECASE,
+)
+# Expansions that name a common technique, so their acronym is no paper's own name.
+GENERIC_EXPANSIONS = frozenset(
+    """exponential moving average|key value|neural network|deep neural network|multi layer perceptron|
+    mean squared error|large language model|vision language model|reinforcement learning|natural language processing|
+    chain of thought|retrieval augmented generation|low rank adaptation|supervised fine tuning|knowledge graph|
+    graph neural network|convolutional neural network|recurrent neural network|mixture of expert|
+    direct preference optimization|proximal policy optimization|out of distribution|in context learning|
+    optical character recognition|question answering|visual question answering|signal to noise ratio|
+    stochastic gradient descent|partial differential equation|ordinary differential equation|
+    stochastic differential equation|markov decision process|large multimodal model|multimodal large language model|
+    vision transformer|variational autoencoder|generative adversarial network|sparse autoencoder|key value cache""".replace("\n", " ").split("|")
+)
+
+
+def _generic_expansion(long: str | None) -> bool:
+    if not long:
+        return False
+    folded = " ".join(singular(w) for w in re.sub(r"[-_/]", " ", long.lower()).split())
+    return folded.strip() in {" ".join(e.split()) for e in GENERIC_EXPANSIONS}
+
+
+def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str]) -> bool:
+    token = token.rstrip(".-")
+    return (
+        looks_like_name(token)
+        and not _ADJECTIVE_SUFFIX.search(token)
+        and not _generic_expansion(expansions.get(token))
+        and token not in banned
+    )
+
+
+# Capitalised words that are adjectives or participles, not names ('Bernstein-type', 'Certifiable').
+_NOT_A_NOUN = re.compile(r"(?:ized|ised|able|ible|ive|ous|ical|ial|type|like|ing|ed|ly|wise|less|ful)$|-[a-z]")
+
+
+def _capitalised_noun(word: str, banned: frozenset[str]) -> bool:
+    """'Coconut', 'Magnushammer', 'Genie': a capitalised word used as a name."""
+    return (
+        len(word) >= 4
+        and word[0].isupper()
+        and word[1:].islower()
+        and word.lower() not in STOP_WORDS
+        and not _NOT_A_NOUN.search(word)
+        and word not in banned
+    )
+
+
+_CAPITALISED_NAME = re.compile(r"\s*([A-Z][a-z]{3,}[A-Za-z0-9]*)(?=\s*[,(:]|\s+(?:is|that|which)\b)")
+
+
+def introduced_name(
+    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset()
+) -> IntroducedName | None:
+    """The name this abstract introduces as its contribution, if it has one.
+    `banned` names are known (from the corpus) to be shared by many papers."""
     expansions = {a.short: a.long for a in acronyms}
     all_sentences = sentences(text)
 
@@ -157,21 +226,24 @@ def introduced_name(text: str, bold: list[str], acronyms: list[Acronym]) -> Intr
         for match in _NAMING.finditer(sentence):
             candidate = match.group(1)
             words = candidate.split()
+            if candidate in banned:
+                continue
             if len(words) > 1 and all(w[0].isupper() for w in words) and any(looks_like_name(w) or w in GENERIC_ACRONYMS for w in words):
                 return result(candidate, sentence)  # 'Sparse RAG', 'Llama Guard 3'
-            if looks_like_name(words[-1] if len(words) == 1 else words[0]):
-                return result(words[0], sentence)
+            first = words[0]
+            if _candidate(first, expansions, banned) or _capitalised_noun(first, banned):
+                return result(first, sentence)  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
         match = re.search(
             rf"\bour (?:\w+ )?(?:model|method|approach|framework|system|agent|benchmark|dataset|algorithm|pipeline|tool|library)s?,?\s+({_NAME_TOKEN})",
             sentence,
         )
-        if match and looks_like_name(match.group(1)):
+        if match and _candidate(match.group(1), expansions, banned):
             return result(match.group(1), sentence)
     for name in bold:
         words = name.split()
-        if 0 < len(words) <= 3 and looks_like_name(words[0]):
+        if 0 < len(words) <= 3 and _candidate(words[0], expansions, banned):
             sentence = next((s for s in all_sentences if name in s), "")
             return result(name, sentence)
     for sentence in all_sentences:
@@ -179,17 +251,25 @@ def introduced_name(text: str, bold: list[str], acronyms: list[Acronym]) -> Intr
         if not contribution:
             continue
         after = sentence[contribution.end() :]
+        # "we introduce Coconut (Chain of Continuous Thought)": a capitalised word right after the verb.
+        capitalised = _CAPITALISED_NAME.match(after)
+        if capitalised and _capitalised_noun(capitalised.group(1), banned):
+            return result(capitalised.group(1), sentence)
         # "we propose PPA", "we introduce a novel benchmark, BEARCUBS," "... (REMEDY) method"
         for token_match in re.finditer(_NAME_TOKEN, after):
             token = token_match.group(0)
-            if looks_like_name(token) and not _inside_plain_parenthesis(after, token_match.start(), expansions):
+            if (
+                _candidate(token, expansions, banned)
+                and not _inside_plain_parenthesis(after, token_match.start(), expansions)
+                and not _USED_BEFORE.search(after[: token_match.start()])
+            ):
                 return result(token, sentence)
             if token_match.start() > 160:
                 break
     # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
     for sentence in all_sentences:
         match = re.match(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)", sentence)
-        if match and looks_like_name(match.group(1)) and match.group(1) not in expansions.values():
+        if match and _candidate(match.group(1), expansions, banned) and match.group(1) not in expansions.values():
             if text.count(match.group(1)) >= 2:
                 return result(match.group(1), sentence)
     return None

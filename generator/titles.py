@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .names import IntroducedName
-from .textutil import STOP_WORDS, gerund, sentence_case, sentences, title_case
+from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
 
 MAX_TITLE_WORDS = 14
 
@@ -31,7 +31,14 @@ _BOUNDARY = re.compile(
     r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
     r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
     r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
-    r"to (?=\w+(?:e|ize|ise|ate|fy|en|ct|ve|rm|nd|st|ll|rn|ss|ch)\b))\b)",
+    r"by \w+ing|to (?!the\b|a\b|an\b|this\b|these\b|their\b|its\b|our\b|new\b|unseen\b|downstream\b|\d))\b)",
+    re.IGNORECASE,
+)
+# Finite verbs end the subject of an opening sentence ("Recent work has shown ...").
+_FINITE_VERB = re.compile(
+    r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains?|requires?|"
+    r"relies|rely|suffers?|struggles?|lacks?|faces?|poses?|becomes?|plays?|shows?|demonstrates?|enables?|"
+    r"allows?|achieves?|provides?|offers?|uncovers?|reveals?|aims?|seeks?|tends?|continues?|emerged?)\b",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(
@@ -62,6 +69,8 @@ _PROPOSAL = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*
 _RESEARCH = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE)
 
 
+# Participles that need the phrase they govern ('tailored [for X]'): never a title's last word.
+_DANGLING = frozenset("tailored designed built trained based used applied specialized dedicated optimized called named".split())
 _LIST_CONTINUES = re.compile(r",\s*(?:[\w-]+\s+){0,2}[\w-]+,?\s+(?:and|or)\s+")
 
 
@@ -86,7 +95,7 @@ def clip_phrase(phrase: str, max_words: int = MAX_TITLE_WORDS) -> str:
         cut = max((i for i, w in enumerate(words) if w.lower() in FUNCTION_WORDS and i >= 4), default=None)
         if cut:
             words = words[:cut]
-    while words and (words[-1].lower() in FUNCTION_WORDS or words[-1] in "-–—"):
+    while words and (words[-1].lower() in FUNCTION_WORDS or words[-1].lower() in _DANGLING or words[-1] in "-–—"):
         words.pop()
     return " ".join(words).strip(" ,;:.")
 
@@ -94,11 +103,15 @@ def clip_phrase(phrase: str, max_words: int = MAX_TITLE_WORDS) -> str:
 def _descriptor(phrase: str) -> str:
     """'a new family of multimodal LLMs (MLLMs) designed to ...' -> 'Family of Multimodal LLMs'."""
     phrase = re.sub(r"\s*\([^()]*\)", "", phrase)  # parenthetical acronyms and asides
-    clipped = clip_phrase(phrase, 10)
+    clipped = clip_phrase(phrase, 12)
     return _LEADING_FILLER.sub("", clipped)
 
 
-def _purpose(after: str) -> str | None:
+# Verbs too vague to state a purpose ("a method that enables ...").
+_WEAK_PURPOSE = frozenset("is has was does enables allows achieves makes yields shows leverages uses provides offers outperforms".split())
+
+
+def _purpose(after: str, generic_head: bool = False) -> str | None:
     """', to safeguard PII in LLMs' -> 'for Safeguarding PII in LLMs'; ' for X' -> 'for X'."""
     match = re.match(
         r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?"
@@ -109,7 +122,18 @@ def _purpose(after: str) -> str | None:
         rest = clip_phrase(match.group(2), 7)
         if rest:
             return f"for {gerund(match.group(1))} {rest}"
-    match = re.match(r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?(?:a|an)?\s*[\w\s-]{0,40}?\bfor\s+(.*)", after)
+    # "an agent that designs new experiments" -> "for Designing New Experiments" (generic heads only)
+    match = None if not generic_head else re.match(r"^\s*,?\s*(?:that|which)\s+(?:\w+ly\s+)?([a-z]{3,}s)\s+(.*)", after)
+    if match and match.group(1) not in _WEAK_PURPOSE and not match.group(1).endswith("ss"):
+        rest = clip_phrase(match.group(2), 7)
+        if rest:
+            return f"for {gerund(match.group(1))} {rest}"
+    match = re.match(
+        r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?"
+        r"(?:(?:a|an|the)\s+(?:(?!that\b|which\b|who\b|to\b)[\w-]+\s+){0,4}?)?"
+        r"(?:(?:specifically\s+)?(?:designed|tailored|built|intended|developed)\s+)?for\s+(.*)",
+        after,
+    )
     if match:
         rest = clip_phrase(match.group(1), 7)
         if rest:
@@ -142,7 +166,7 @@ def named_title(name: IntroducedName) -> str | None:
     # "X, a fully functional Android environment that ..." / "X is a benchmark for ..."
     appositive = re.match(r"^\s*(?:,|:|is|—|–)\s*((?:a|an|the)\s+.*)", after)
     if appositive:
-        descriptor = _descriptor(appositive.group(1))
+        descriptor = _extend(_descriptor(appositive.group(1)), appositive.group(1), sentence)
         if len(descriptor.split()) >= 2:
             article = _article(descriptor) if re.match(r"(?i)an?\s", appositive.group(1)) else ""
             return f"{name.name}: {article}{title_case(descriptor)}"
@@ -153,7 +177,7 @@ def named_title(name: IntroducedName) -> str | None:
         descriptor = _descriptor(proposal.group(1))
         if len(descriptor.split()) >= 2:
             return f"{name.name}: {title_case(descriptor)}"
-    purpose = _purpose(after)
+    purpose = _purpose(after, generic_head=True)
     if purpose:
         return f"{name.name}: {title_case(sentence_case(purpose.removeprefix('for ')))}"
     return None
@@ -188,14 +212,22 @@ def contribution_title(text: str) -> str:
             descriptor = _descriptor(match.group(1))
             if len(descriptor.split()) >= 2:
                 return title_case(sentence_case(descriptor))
-    # No contribution sentence: the topic of the opening sentence.
+    # Pass 4: any "we VERB X" ("we find a simple fix ...").
+    for sentence in all_sentences:
+        match = re.search(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)", sentence)
+        if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS:
+            object_phrase = _descriptor(match.group(2))
+            if len(object_phrase.split()) >= 2:
+                return title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}")
+    # Last: the subject of the opening sentence, up to its verb ("Long-Context Understanding").
     first = re.sub(r"^(?:In|With|Despite|Although|While|As)\b[^,]{0,80},\s*", "", all_sentences[0] if all_sentences else text)
-    phrase = _descriptor(first) or " ".join(text.split()[:6])
+    verb = _FINITE_VERB.search(first)
+    phrase = _descriptor(first[: verb.start()] if verb else first) or " ".join(text.split()[:6])
     return title_case(sentence_case(phrase))
 
 
 # "we address these challenges": the object refers back, it does not name the topic.
-_ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|them|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b")
+_ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|its|their|them|our|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b")
 _GENERIC_HEADS = {"framework", "method", "approach", "model", "technique", "algorithm", "pipeline", "system", "paradigm", "strategy"}
 
 
@@ -203,36 +235,42 @@ def _extend(descriptor: str, full: str, text: str) -> str:
     """Short, generic descriptors gain their purpose or topic:
     'Efficient Adaptation Framework' -> '... for Continual Panoptic Segmentation'."""
     words = descriptor.split()
-    if len(words) >= 5 or " for " in f" {descriptor} ":
+    if not words or len(words) >= 5 or " for " in f" {descriptor} ":
         return descriptor
     last = words[-1]
-    purpose = _purpose(full[full.lower().find(last.lower()) + len(last) :])
-    if purpose:
-        return f"{descriptor} {purpose}"
-    if last.lower() in _GENERIC_HEADS:
-        # The topic the abstract defined just before: the latest "long form (ACRONYM)".
-        before = text[: text.find(full)] if full in text else text
-        topics = re.findall(r"((?:[A-Za-z][\w-]+\s+){1,4}[A-Za-z][\w-]+)\s+\([A-Z][A-Za-z0-9-]{1,8}\)", before)
-        if topics:
-            words = topics[-1].split(" of ")[-1].split()
-            while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ")):
-                words = words[1:]
-            topic = " ".join(words)
-            if topic and len(topic.split()) >= 2:
-                return f"{descriptor} for {topic}"
-    return descriptor
+    generic = len(words) <= 2 or last.lower() in _GENERIC_HEADS
+    if generic:
+        topic = _defined_topic(full, text)
+        if topic:
+            return f"{descriptor} for {topic}"
+    purpose = _purpose(full[full.lower().find(last.lower()) + len(last) :], generic_head=generic)
+    return f"{descriptor} {purpose}" if purpose else descriptor
+
+
+def _defined_topic(full: str, text: str) -> str | None:
+    """The topic the abstract defined just before the contribution: the latest 'long form (ACRONYM)'."""
+    before = text[: text.find(full)] if full in text else text
+    topics = re.findall(r"((?:[A-Za-z][\w-]+\s+){1,4}[A-Za-z][\w-]+)\s+\([A-Z][A-Za-z0-9-]{1,8}\)", before)
+    if not topics:
+        return None
+    words = topics[-1].split(" of ")[-1].split()
+    while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ") or words[0].endswith("ing")):
+        words = words[1:]
+    return " ".join(words) if len(words) >= 2 else None
 
 
 def derive_title(text: str, name: IntroducedName | None) -> str:
     title = named_title(name) if name else None
     if not title and name:
-        title = f"{name.name}: {contribution_title(text)}"
+        topic = contribution_title(text)
+        title = f"{name.name}: {topic}" if len(topic.split()) >= 3 else name.name
     return _tidy(title or contribution_title(text))
 
 
 def _tidy(title: str) -> str:
     title = re.sub(r"\s+", " ", title).strip(" ,;:.")
-    return title[:1].upper() + title[1:]
+    first = title.split(" ", 1)[0]
+    return title if is_mixed_case(first) else title[:1].upper() + title[1:]  # 'iTransformer' stays
 
 
 # --- Summary --------------------------------------------------------------------------
