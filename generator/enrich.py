@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 from . import markup
 from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced_name
-from .tagging import area_of, candidate_phrases, derive_tags
+from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword
 from .textutil import fold
 from .titles import derive_summary, derive_title
 
@@ -91,6 +91,7 @@ def enrich(record: Record) -> Paper:
         summary=record.tldr or derive_summary(text),
         name=name,
         tags=tags,
+        given_tags=tuple(normalise_keyword(k) for k in record.keywords),
         keyphrases=(),
         area=area_of(text, tags, record.primary_area),
         links=tuple(links),

@@ -76,8 +76,55 @@ def unique_titles(papers: list[Paper]) -> list[Paper]:
     return result
 
 
+DOMINANT_TAG_SHARE = 0.4  # a derived tag on more papers than this tells readers nothing
+DOMINANT_MIN_PAPERS = 50
+# First words that make a phrase a clause fragment, last words that leave it dangling.
+_NOT_PHRASE_START = frozenset(
+    "enables enable allows allow makes make uses use shows show provides provide achieves achieve leads lead "
+    "requires require yields yield does do simple wide various different publicly highly widely existing recent "
+    "novel new proposed given several many multiple significant common general specific key important "
+    "effective efficient better best well able previous prior current typical standard popular".split()
+)
+_ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
+
+
+def _phrase_like(phrase: str) -> bool:
+    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no."""
+    words = phrase.split()
+    last = words[-1].lower()
+    return (
+        words[0].lower() not in _NOT_PHRASE_START
+        and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
+        and not any(w.lower() in ("does", "do", "did", "is", "are", "can") for w in words)
+    )
+
+
+_NOUNS_LIKE_ADJECTIVES = frozenset(
+    "retrieval potential interval signal proposal removal trial rival arrival survival model label kernel "
+    "channel pixel panel tutorial manual journal level goal protocol symbol control detective objective "
+    "representative alternative initiative derivative primitive directive perspective graphic topic logic "
+    "dynamic metric heuristic critic arithmetic music clinic mechanic".split()
+)
+
+
+def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
+    """Derived tags on most papers of a large collection (robotics at a robotics venue) are dropped."""
+    if len(papers) < DOMINANT_MIN_PAPERS:
+        return papers
+    counts = Counter(tag for p in papers for tag in p.tags)
+    dominant = {tag for tag, count in counts.items() if count > DOMINANT_TAG_SHARE * len(papers)}
+    if not dominant:
+        return papers
+    return [
+        replace(p, tags=tuple(t for t in p.tags if t not in dominant or t in p.given_tags))
+        if dominant & set(p.tags) else p
+        for p in papers
+    ]
+
+
 def add_keyphrases(papers: list[Paper]) -> list[Paper]:
-    """Keyphrases: candidate phrases that recur across papers, weighted tf x idf; tags filled up to MIN_TAGS."""
+    """Keyphrases: candidate noun phrases that recur across papers, weighted tf x idf.
+    Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first."""
     n = len(papers)
     document_frequency: Counter[str] = Counter()
     normalised = []
@@ -95,11 +142,15 @@ def add_keyphrases(papers: list[Paper]) -> list[Paper]:
         scored = []
         for key, tf in counts.items():
             df = document_frequency[key]
-            if key in tag_keys or df > max_df or (df < 2 and tf < 2):
+            if key in tag_keys or df > max_df or not _phrase_like(display[key]):
                 continue
-            scored.append((-(1 + math.log(tf)) * math.log(1 + n / df) * (1.3 if df >= 2 else 1.0), key))
+            score = (1 + math.log(tf)) * math.log(1 + n / df) * (1.3 if df >= 2 else 1.0)
+            scored.append((-score, key))
+        scored.sort()
         chosen: list[str] = []
-        for _, key in sorted(scored):
+        for _, key in scored:
+            if document_frequency[key] < 2 and counts[key] < 2:
+                continue
             if any(key in c or c in key for c in chosen):
                 continue
             chosen.append(key)
@@ -107,11 +158,16 @@ def add_keyphrases(papers: list[Paper]) -> list[Paper]:
                 break
         keyphrases = tuple(display[k] for k in chosen)
         tags = list(paper.tags)
-        for phrase in keyphrases:
-            if len(tags) >= MIN_TAGS:
-                break
-            if document_frequency[normalise_term(phrase)] >= 2 or len(tags) < MIN_TAGS:
-                tags.append(phrase.lower() if phrase.islower() else phrase)
+        if len(tags) < MIN_TAGS:
+            # Fill-ups: recurring keyphrases, then the paper's own, then any scored phrase.
+            fill = [k for k in chosen if document_frequency[k] >= 2]
+            fill += [k for k in chosen if k not in fill] + [k for _, k in scored if k not in chosen]
+            for key in fill:
+                if len(tags) >= MIN_TAGS:
+                    break
+                if not any(key in normalise_term(t) or normalise_term(t) in key for t in tags):
+                    phrase = display[key]
+                    tags.append(phrase.lower() if phrase.islower() else phrase)
         result.append(replace(paper, keyphrases=keyphrases, tags=tuple(tags[:MAX_TAGS])))
     return result
 
@@ -231,6 +287,7 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 def link(papers: list[Paper], related_count: int) -> list[Paper]:
     papers = drop_common_names(papers)
     papers = unique_slugs(papers)
+    papers = drop_dominant_tags(papers)
     papers = add_keyphrases(papers)
     papers = unique_titles(papers)
     papers = add_mentions(papers)

@@ -73,6 +73,7 @@ class Paper:
     summary: str
     name: str | None  # the method/model/benchmark name the paper introduces
     tags: tuple[str, ...]
+    given_tags: tuple[str, ...]  # tags from the input's keywords, kept whatever their spread
     keyphrases: tuple[str, ...]
     area: str
     links: tuple[Link, ...]

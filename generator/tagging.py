@@ -21,6 +21,8 @@ from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, singular
 MAX_TAGS = 8
 MIN_TAGS = 3
 MAX_SPELLING_TOKENS = 5
+# Acronyms also matched in lower case: none of them is an English word.
+LOWERCASE_OK = frozenset({"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LVLM", "LVLMs", "RLHF", "PEFT", "LoRA", "GNN", "GNNs", "CNN", "CNNs", "RNN", "RNNs", "LSTM", "VAE", "VAEs", "GAN", "GANs", "MARL", "SSL", "NeRF", "ViT", "MoE", "SAE", "SAEs", "OOD", "VQA", "NLP", "ICL", "CoT", "DPO", "MPC", "PINN", "VLA", "TTA"})
 # Tags so common in abstracts that one passing mention says little: they need two.
 BROAD_TAGS = frozenset({"datasets", "benchmarks", "generalization", "optimization", "reasoning", "large language models", "fine-tuning", "pretraining", "transformers", "embeddings", "sampling", "exploration", "planning"})
 
@@ -62,6 +64,8 @@ def vocabulary() -> Vocabulary:
                     exact[spelling] = tag
                     if spelling.endswith("s"):
                         exact.setdefault(spelling[:-1], tag)
+                    if spelling in LOWERCASE_OK:  # 'llms' in lower-case text and keywords
+                        folded.setdefault(tuple(_tokens(spelling)), tag)
                 else:
                     folded.setdefault(tuple(_tokens(spelling)), tag)
     return Vocabulary(tag_area, folded, exact, areas)
@@ -98,6 +102,7 @@ def vocabulary_hits(text: str) -> Counter[str]:
 def normalise_keyword(keyword: str) -> str:
     """An author keyword in the vocabulary's terms: 'LLMs' -> 'large language models'."""
     vocab = vocabulary()
+    keyword = re.sub(r"\s*\([^()]*\)", "", keyword).strip() or keyword  # 'Large Language Models (LLM)'
     if keyword in vocab.exact:
         return vocab.exact[keyword]
     tag = vocab.folded.get(tuple(_tokens(keyword)))

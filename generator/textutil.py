@@ -55,7 +55,7 @@ def fold(text: str) -> str:
 
 def singular(word: str) -> str:
     """A cautious English singular for matching terms (models -> model, LLMs -> LLM)."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics", "as")):
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
