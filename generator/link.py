@@ -10,16 +10,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from .enrich import retitle
 from .model import Acronym, Mention, Paper, Related
+from .similar import neighbours
 from .names import GENERIC_ACRONYMS
 from .tagging import MAX_TAGS, MIN_TAGS
 from .textutil import normalise_term
 
 MAX_KEYPHRASES = 6
-ROW_BLOCK = 512  # similarity rows computed per block: memory stays O(block x papers)
 
 
 @dataclass(frozen=True)
@@ -178,28 +177,10 @@ def _document(paper: Paper) -> str:
 
 
 def add_related(papers: list[Paper], count: int) -> list[Paper]:
-    """The `count` most similar papers by TF-IDF cosine, each with its score and reasons."""
+    """The `count` most related papers (see generator.similar), each with its score and reasons."""
     if len(papers) < 2 or count <= 0:
         return papers
-    vectorizer = TfidfVectorizer(
-        sublinear_tf=True,
-        ngram_range=(1, 2),
-        stop_words="english",
-        min_df=1 if len(papers) < 200 else 2,
-        max_df=0.5 if len(papers) >= 20 else 1.0,
-        dtype=np.float32,
-    )
-    matrix = vectorizer.fit_transform([_document(p) for p in papers]).tocsr()
-    vocabulary = vectorizer.get_feature_names_out()
-    k = min(count, len(papers) - 1)
-    neighbours: list[list[tuple[int, float]]] = []
-    for start in range(0, len(papers), ROW_BLOCK):
-        block = (matrix[start : start + ROW_BLOCK] @ matrix.T).toarray()
-        for offset, row in enumerate(block):
-            row[start + offset] = -1.0
-            top = np.argpartition(-row, k - 1)[:k] if k < len(row) else np.arange(len(row))
-            top = sorted(top, key=lambda j: (-row[j], papers[j].id))[:k]
-            neighbours.append([(int(j), float(row[j])) for j in top])
+    found = neighbours([_document(p) for p in papers], [p.area for p in papers], count)
     result = []
     for i, paper in enumerate(papers):
         related = tuple(
@@ -208,9 +189,9 @@ def add_related(papers: list[Paper], count: int) -> list[Paper]:
                 title=papers[j].title,
                 slug=papers[j].slug,
                 score=round(score, 3),
-                reasons=_reasons(paper, papers[j], matrix, i, j, vocabulary),
+                reasons=_reasons(paper, papers[j], found.matrix, i, j, found.terms),
             )
-            for j, score in neighbours[i]
+            for j, score in found.lists[i]
         )
         result.append(replace(paper, related=related))
     return result
