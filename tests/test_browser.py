@@ -1,0 +1,448 @@
+"""The built seeds site in a real browser, the way readers use it.
+
+One http.server thread serves the site on 127.0.0.1 (answering a missing path with
+404.html, as GitHub Pages does) and one headless Debian Chromium, driven by
+Playwright, visits it. Every tab records console errors and any request to a host
+other than 127.0.0.1; axe-core comes from npm (`make setup`).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import threading
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import frontmatter
+import pytest
+
+from conftest import ROOT, SEEDS, run_cli
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+EFM = "papers/efm-energy-weighted-flow-matching/"
+PAGE_TYPES = {
+    "home": "",
+    "paper": EFM,
+    "tag": "tags/large-language-models/",
+    "area": "areas/generative-models/",
+    "collection": "collections/iclr-2025-papers/",
+    "glossary": "glossary/",
+    "404": "no/such/paper/",
+}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} not installed (make browser-deps)"),
+]
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium: Playwright never downloads a browser here."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files like a Pages host: quiet, and a missing path gets the site's 404.html."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+class Tab:
+    """A browser tab on the site that remembers what went wrong while it was open."""
+
+    def __init__(self, context, base: str):
+        self.base = base
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        self.expected_404: set[str] = set()
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        context.on("request", self._request)
+
+    def _console(self, message) -> None:
+        # A missing page is answered with 404.html and status 404; Chromium logs that status.
+        if message.type == "error" and message.location.get("url") not in self.expected_404:
+            self.errors.append(f"console: {message.text} ({message.location.get('url')})")
+
+    def _request(self, request) -> None:
+        if urlsplit(request.url).hostname != "127.0.0.1" and not request.url.startswith(("data:", "blob:")):
+            self.foreign.append(request.url)
+
+    def open(self, path: str, **options):
+        self.response = self.page.goto(self.base + path, **options)
+        return self.page
+
+    def settle(self) -> None:
+        """Wait until the page has fetched all it will (late fonts and scripts included)."""
+        self.page.wait_for_load_state("networkidle")
+
+    def forget(self) -> None:
+        self.errors.clear()
+        self.foreign.clear()
+        self.expected_404.clear()
+
+    def assert_clean(self) -> None:
+        assert not self.errors, self.errors
+        assert not self.foreign, self.foreign
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> tuple[Path, Path, str]:
+    """The seeds built for the address they are served at: (site, docs, base URL).
+
+    Material's instant navigation only takes over links to pages listed in sitemap.xml
+    under site_url, so the site is built with SITE_URL set to this server's address,
+    as the Pages workflow does for the published site.
+    """
+    folder = tmp_path_factory.mktemp("published")
+    site, docs = folder / "site", folder / "docs"
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(site)))
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("SITE_URL", url)
+            result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs))
+        assert result.returncode == 0, result.stderr
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        yield site, docs, url
+        server.shutdown()
+    finally:
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def site(published) -> Path:
+    return published[0]
+
+
+@pytest.fixture(scope="module")
+def base(published) -> str:
+    return published[2]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def tab(browser, base):
+    """A fresh tab (own storage, light scheme, desktop size) that must stay clean."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    tab = Tab(context, base)
+    yield tab
+    context.close()
+
+
+def paper_meta(published, slug_prefix: str) -> dict:
+    _, docs, _ = published
+    path = next(p for p in sorted((docs / "papers").glob("*.md")) if p.name.startswith(slug_prefix))
+    return frontmatter.load(path).metadata
+
+
+def headings(page) -> list[tuple[int, str]]:
+    return [(int(tag[1]), text) for tag, text in page.eval_on_selector_all(
+        "h1, h2, h3, h4, h5, h6", "els => els.map(e => [e.tagName, e.textContent.trim()])")]
+
+
+def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)")
+    return [
+        {"rule": v["id"], "impact": v["impact"], "help": v["help"],
+         "nodes": [" ".join(n["target"]) for n in v["nodes"]][:5]}
+        for v in violations if v["impact"] in impacts
+    ]
+
+
+def meta(page, key: str) -> str | None:
+    attribute = "property" if key.startswith("og:") else "name"
+    element = page.query_selector(f'head meta[{attribute}="{key}"]')
+    return element.get_attribute("content") if element else None
+
+
+def math_rendered(page) -> None:
+    page.wait_for_function("[...document.querySelectorAll('.arithmatex')].every(e => e.dataset.rendered)")
+
+
+# 1 and 8: every page type loads cleanly, from 127.0.0.1 only, accessible, with its reader metadata.
+# Dark mode shares the theme's CSS with light mode; its contrast is checked on one page of each layout.
+CHECKS = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in ("home", "paper", "glossary")]
+
+
+@pytest.fixture(scope="module")
+def schemes(browser, base):
+    """One tab per colour scheme, shared by the page-type checks (each starts with no errors)."""
+    contexts = {scheme: browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+                for scheme in ("light", "dark")}
+    yield {scheme: Tab(context, base) for scheme, context in contexts.items()}
+    for context in contexts.values():
+        context.close()
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core not installed (npm ci, in make setup)")
+@pytest.mark.parametrize(("kind", "scheme"), CHECKS, ids=[f"{k}-{s}" for k, s in CHECKS])
+def test_each_page_type_is_clean_local_and_accessible(schemes, base, kind, scheme):
+    tab = schemes[scheme]
+    tab.forget()
+    if kind == "404":
+        tab.expected_404.add(base + PAGE_TYPES[kind])
+    page = tab.open(PAGE_TYPES[kind])
+    assert tab.response.status == (404 if kind == "404" else 200)
+    tab.settle()
+    math_rendered(page)
+    assert axe_violations(page) == []
+
+    levels = headings(page)
+    assert [level for level, _ in levels].count(1) == 1 and levels[0][0] == 1, levels
+    assert all(b <= a + 1 for (a, _), (b, _) in zip(levels, levels[1:])), f"heading levels skip: {levels}"
+
+    assert meta(page, "description") and meta(page, "og:description") == meta(page, "description")
+    assert meta(page, "og:title") and meta(page, "og:type") == ("article" if kind == "paper" else "website")
+    tab.assert_clean()
+
+
+def test_paper_pages_describe_themselves_with_their_summary(tab, published):
+    efm = paper_meta(published, "efm-")
+    page = tab.open(EFM)
+    assert meta(page, "description") == meta(page, "og:description") == efm["summary"]
+    assert meta(page, "og:title") == efm["title"]
+    assert meta(page, "og:url").endswith("/" + EFM)
+    assert page.title() == f"{efm['title']} - ICLR 2025 Papers"
+    tab.assert_clean()
+
+
+def test_a_missing_page_gets_the_sites_404_page_with_a_way_home(tab, base):
+    tab.expected_404.add(base + "papers/renamed-paper/")
+    page = tab.open("papers/renamed-paper/")
+    expect(page.locator("article h1")).to_have_text("Page not found")
+    assert page.title().startswith("Page not found")
+    # Styled by the theme (its stylesheet loaded from the site root, at any depth).
+    assert page.eval_on_selector(".md-header", "e => getComputedStyle(e).position") == "sticky"
+    assert page.get_by_role("link", name="the home page").evaluate("a => a.href") == tab.base
+    page.locator("article").get_by_role("link", name="areas").click()
+    expect(page).to_have_url(tab.base + "areas/")
+    expect(page.locator("article h1")).to_contain_text("Areas")
+    tab.assert_clean()
+
+
+def test_the_sitemap_lists_every_page_at_its_published_address(tab, site):
+    response = tab.page.request.get(tab.base + "sitemap.xml")
+    assert response.ok
+    spaces = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locations = [loc.text for loc in ET.fromstring(response.body()).findall("s:url/s:loc", spaces)]
+    pages = [p for p in site.rglob("index.html")]
+    assert len(locations) == len(pages)
+    assert tab.base + EFM in locations
+
+
+def test_the_citation_is_copied_with_one_click(browser, base, published):
+    efm = paper_meta(published, "efm-")
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    tab = Tab(context, base)
+    try:
+        page = tab.open(EFM)
+        citation = page.locator(".paper-citation code").inner_text()
+        assert citation == f"{efm['title']}. {efm['collection']}. {base}{EFM}"
+        page.locator(".paper-citation").hover()
+        page.locator(".paper-citation button[data-md-type=copy]").click()
+        assert page.evaluate("navigator.clipboard.readText()") == citation
+        source = page.locator(".paper-source").inner_text()
+        assert efm["source"]["file"] in source and f"record {efm['source']['record']}" in source
+        tab.assert_clean()
+    finally:
+        context.close()
+
+
+# 2: math renders with the vendored KaTeX.
+
+
+def test_math_renders_and_no_tex_source_shows(tab):
+    page = tab.open(EFM)
+    math_rendered(page)
+    assert page.locator(".paper-abstract .katex").count() >= 1
+    text = page.locator(".paper-abstract").inner_text()
+    assert "$" not in text and "\\mathbf" not in text and "\\(" not in text, text
+    tab.settle()
+    tab.assert_clean()
+
+
+# 3: search.
+
+
+@pytest.mark.parametrize(("query", "slug"), [
+    ("PatchSAE", "papers/patchsae-"),
+    ("Proactive Privacy Amnesia", "papers/ppa-proactive-privacy-amnesia"),
+])
+def test_search_finds_the_paper_first_and_opens_it(tab, query, slug):
+    page = tab.open("tags/")
+    page.locator(".md-search__input").click()
+    page.locator(".md-search__input").press_sequentially(query)
+    first = page.locator(".md-search-result__list > .md-search-result__item").first.locator("a").first
+    expect(first).to_have_attribute("href", re.compile(re.escape(slug)))
+    first.click()
+    expect(page).to_have_url(re.compile(re.escape(tab.base + slug)))
+    expect(page.locator(".paper h1")).to_be_visible()
+    tab.assert_clean()
+
+
+# 4: light/dark toggle.
+
+
+def test_the_dark_toggle_switches_and_survives_a_reload(tab):
+    page = tab.open(EFM)
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-md-color-scheme", "default")
+    page.get_by_title("Switch to dark mode").click()
+    expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    stored = page.evaluate("Object.keys(localStorage).filter(k => k.endsWith('__palette')).map(k => localStorage[k])")
+    assert stored and json.loads(stored[0])["color"]["scheme"] == "slate"
+    page.reload()
+    expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    page.get_by_title("Switch to light mode").click()
+    expect(body).to_have_attribute("data-md-color-scheme", "default")
+    tab.assert_clean()
+
+
+# 5: phones.
+
+MEASURE = """async () => {
+    await document.fonts.ready;  // KaTeX's fonts change the width of math
+    const root = document.documentElement;
+    const rendered = [...document.querySelectorAll(".arithmatex")].every(e => e.dataset.rendered);
+    return [rendered, root.scrollWidth, root.clientWidth];
+}"""
+
+
+def test_no_page_scrolls_sideways_on_a_375px_phone(browser, base, site):
+    context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True)
+    tab = Tab(context, base)
+    paths = [f"papers/{p.name}/" for p in sorted((site / "papers").iterdir()) if p.is_dir()]
+    paths += [path for kind, path in PAGE_TYPES.items() if kind not in ("paper", "404")]
+    wide = {}
+    try:
+        for path in paths:
+            page = tab.open(path)
+            rendered, scroll, client = page.evaluate(MEASURE)
+            if not rendered or scroll > client:
+                wide[path] = {"math rendered": rendered, "scrollWidth": scroll, "clientWidth": client}
+        assert len(paths) > 38 and wide == {}
+        tab.assert_clean()
+    finally:
+        context.close()
+
+
+# 6: instant navigation.
+
+
+def test_instant_navigation_keeps_links_and_math_working(tab):
+    page = tab.open("")
+    page.evaluate("window.__sameDocument = true")  # survives only while no full page load happens
+
+    page.locator("article a[href*='papers/']").first.click()
+    expect(page).to_have_url(re.compile(r"/papers/[^/]+/$"))
+    related = page.locator(".paper-related a").first
+    title = related.inner_text()
+    related.click()
+    expect(page.locator(".paper h1")).to_have_text(title)
+
+    page.locator(".md-tabs").get_by_role("link", name="Areas").click()
+    page.locator("article a[href*='areas/generative-models']").click()
+    page.locator(f"article a[href$='{EFM}']").click()
+    expect(page).to_have_url(tab.base + EFM)
+    math_rendered(page)
+    assert page.locator(".paper-abstract .katex").count() >= 1
+    assert "\\mathbf" not in page.locator(".paper-abstract").inner_text()
+
+    page.locator(".paper-related a").first.click()
+    expect(page).to_have_url(re.compile(r"/papers/[^/]+/$"))
+    expect(page).not_to_have_url(tab.base + EFM)
+    assert page.evaluate("window.__sameDocument") is True, "a link made a full page load: instant navigation broke"
+    tab.assert_clean()
+
+
+# Titles and summaries come from input text: the theme must show them, never run them.
+
+HOSTILE = {
+    "title": 'Quotes "here" </title><script>window.__ran = 1</script><img src=x onerror="window.__ran = 4">',
+    "tldr": 'A summary "quoted" and <img src=x onerror="window.__ran = 2"> inside.',
+    "abstract": "We study how the generator treats <script>window.__ran = 3</script> markup in an abstract "
+    "about large language models, with enough words for tags and related papers to be derived.",
+}
+
+
+@pytest.fixture(scope="module")
+def hostile(browser, tmp_path_factory):
+    """A tab factory on a site built from a record whose title and summary carry markup."""
+    folder = tmp_path_factory.mktemp("hostile")
+    second = {"abstract": "A second abstract about large language models and transformers, so that links exist."}
+    (folder / "hostile.jsonl").write_text(f"{json.dumps(HOSTILE)}\n{json.dumps(second)}\n", encoding="utf-8")
+    result = run_cli("build", str(folder / "hostile.jsonl"), "--site", str(folder / "site"))
+    assert result.returncode == 0, result.stderr
+    server, url = serve(folder / "site")
+    context = browser.new_context()
+    paper = next(p.name for p in (folder / "site" / "papers").iterdir() if p.name.startswith("quotes"))
+    yield lambda: (Tab(context, url), f"papers/{paper}/")
+    context.close()
+    server.shutdown()
+
+
+def test_hostile_titles_and_summaries_are_shown_not_run(hostile):
+    tab, paper = hostile()
+    page = tab.open(paper)
+    assert page.evaluate("window.__ran") is None
+    assert meta(page, "description") == meta(page, "og:description") == HOSTILE["tldr"]
+    assert meta(page, "og:title") == HOSTILE["title"]
+    assert page.title().startswith(HOSTILE["title"])
+    assert page.locator(".paper h1").inner_text() == HOSTILE["title"]
+    assert page.locator("[data-md-component=header-topic]").inner_text().strip() == HOSTILE["title"]
+    tab.assert_clean()
+    tab.page.close()
+
+
+def test_search_results_show_hostile_titles_as_text(hostile):
+    tab, paper = hostile()
+    page = tab.open("")
+    page.locator(".md-search__input").click()
+    page.locator(".md-search__input").press_sequentially("Quotes here")
+    first = page.locator(".md-search-result__item").first
+    expect(first).to_be_visible()
+    assert page.evaluate("window.__ran") is None, "a title in the search results ran as HTML"
+    expect(first.locator("h1")).to_have_text(HOSTILE["title"])
+    tab.assert_clean()
+    tab.page.close()
