@@ -1,0 +1,135 @@
+"""`mkdocs serve` as an author runs it: edit an abstract, and the open page shows the change.
+
+The server runs on a copy of the project (config, theme overrides, hand-written docs
+and seeds) so the repository is never touched; the copied mkdocs.yml points its hook
+at this project's generator/hook.py.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import frontmatter
+import pytest
+
+from conftest import ROOT
+from generator.cli import stage_docs
+from test_browser import CHROMIUM, launch_chromium, sync_api
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} not installed (make browser-deps)"),
+]
+
+MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
+SENTENCE = "Editors see this sentence appear while the page is open (live-reload-7f3a)."
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def copy_project(target: Path) -> Path:
+    """The project's site sources in `target`; returns the copied mkdocs.yml."""
+    shutil.copytree(ROOT / "seeds", target / "seeds")
+    shutil.copytree(ROOT / "overrides", target / "overrides")
+    (target / "docs").mkdir()
+    stage_docs(ROOT / "docs", target / "docs")  # hand-written pages and vendored assets only
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    hook = "generator/hook.py"
+    assert f"- {hook}" in text, "mkdocs.yml no longer declares the generator hook"
+    config = target / "mkdocs.yml"
+    config.write_text(text.replace(f"- {hook}", f"- {(ROOT / hook).as_posix()}"), encoding="utf-8")
+    return config
+
+
+def wait_until_up(url: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"mkdocs serve exited with {server.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail(f"mkdocs serve did not answer within {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture
+def served_project(tmp_path):
+    """(project folder, base URL) of `mkdocs serve --livereload` running on a copy of the project."""
+    config = copy_project(tmp_path / "project")
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [str(MKDOCS), "serve", "--livereload", "--dev-addr", f"127.0.0.1:{port}", "-f", str(config)],
+            cwd=config.parent, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/", server, log)
+        yield config.parent, f"http://127.0.0.1:{port}/", log
+    finally:
+        # The whole process group: mkdocs and anything it started.
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def seeds_file(project: Path, paper: dict) -> Path:
+    """The input file a paper came from (its front matter names it absolutely or relatively)."""
+    name = paper["source"]["file"]
+    candidates = [project / name, project / "seeds" / name]  # an absolute name stays absolute
+    return next((path for path in candidates if path.is_file()), candidates[0])
+
+
+def append_to_abstract(project: Path, paper: dict, sentence: str) -> None:
+    """Add a sentence to the end of the paper's paragraph in its seeds file."""
+    source = seeds_file(project, paper)
+    lines = source.read_text(encoding="utf-8").split("\n")
+    last = paper["source"]["line"] - 1  # first line of the paragraph, 0-based
+    assert lines[last].strip(), f"{source}:{last + 1} is not the start of the abstract"
+    while last + 1 < len(lines) and lines[last + 1].strip():
+        last += 1
+    lines[last] = f"{lines[last].rstrip()} {sentence}"
+    source.write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_editing_an_abstract_updates_the_open_page_without_a_manual_reload(served_project):
+    project, base, log = served_project
+    page_file = next((project / "docs" / "papers").glob("patchsae-*.md"))
+    paper = frontmatter.load(page_file).metadata
+    assert seeds_file(project, paper).resolve().is_relative_to(project.resolve()), "the server must read the copy"
+    with sync_api.sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            page = browser.new_page()
+            page.goto(base + paper["url"])
+            abstract = page.locator(".paper-abstract")
+            sync_api.expect(abstract).to_contain_text("PatchSAE")
+            assert SENTENCE not in abstract.inner_text()
+
+            append_to_abstract(project, paper, SENTENCE)
+            # No page.reload(): mkdocs' live-reload script reloads the page after the rebuild.
+            sync_api.expect(abstract).to_contain_text(SENTENCE, timeout=30_000)
+            assert page.url == base + paper["url"]
+        except AssertionError:
+            print(log.read_text()[-3000:])
+            raise
+        finally:
+            browser.close()
