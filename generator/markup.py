@@ -94,6 +94,8 @@ def _match_segments(match: re.Match[str]) -> list[Segment]:
         if macro in ("textit", "emph"):
             return [Segment("text", f"{ITALIC_OPEN}{content}{ITALIC_CLOSE}")]
         return [Segment("text", content)]
+    if "`" in tex or "$" in tex:  # not TeX we can delimit; Markdown would read it as code: show it as text
+        return [Segment("text", _resolve_macros(match.group(0)))]
     symbol = re.fullmatch(r"\s*\\([A-Za-z]+)\s*", tex)
     if symbol and symbol.group(1) in SYMBOLS:
         return [Segment("text", SYMBOLS[symbol.group(1)])]
@@ -143,7 +145,8 @@ def _merge_text(parts: list[Segment]) -> list[Segment]:
 # --- Markdown -------------------------------------------------------------------------
 
 _MD_ESCAPE = {
-    "\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]",
+    # Brackets as entities: "\[" would open display math for arithmatex.
+    "\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "&#91;", "]": "&#93;",
     # attr_list reads {...} as attributes; arithmatex reads $ as math.
     "{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "&": "&amp;", "$": "&#36;",
 }

@@ -248,14 +248,18 @@ def read_file(path: Path, report: Report) -> list[Record]:
     return list(reader(path, decode(path, data), report))
 
 
-def expand_inputs(paths: Iterable[Path]) -> list[Path]:
-    """Files as given, plus the readable files inside given folders, in a stable order."""
+def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:
+    """Files as given, plus the input files inside given folders (others are reported), in a stable order."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in READERS)
+            entries = sorted(p for p in path.iterdir() if not p.name.startswith("."))
+            found = [p for p in entries if p.is_file() and p.suffix.lower() in READERS]
+            for skipped in entries:
+                if skipped not in found:
+                    report.warn(str(skipped), "skipped: not an input file (.txt, .md, .jsonl, .json, .csv)")
             if not found:
-                raise InputError(str(path), "folder holds no input files (.txt, .jsonl, .json, .csv)")
+                raise InputError(str(path), "folder holds no input files (.txt, .md, .jsonl, .json, .csv)")
             files.extend(found)
         elif not path.exists():
             raise InputError(str(path), "no such file or folder")
@@ -267,8 +271,21 @@ def expand_inputs(paths: Iterable[Path]) -> list[Path]:
 def read_inputs(paths: Iterable[Path], report: Report) -> list[Record]:
     """Every record of every input, files in sorted order so the output does not depend
     on the order the inputs were listed in."""
-    files = sorted(set(expand_inputs(paths)), key=lambda p: str(p))
+    files = sorted(set(expand_inputs(paths, report)), key=lambda p: str(p))
     records: list[Record] = []
     for path in files:
         records.extend(read_file(path, report))
+    _report_repeated_ids(records, report)
     return records
+
+
+def _report_repeated_ids(records: list[Record], report: Report) -> None:
+    """Two different records sharing an id are both kept (ids are the input's, not ours), and reported."""
+    first: dict[tuple[str, str], Record] = {}
+    for record in records:
+        if record.origin.record_id is None:
+            continue
+        key = (record.origin.file, record.origin.record_id)
+        if key in first and first[key].abstract != record.abstract:
+            report.warn(record.origin.where(), f"id '{record.origin.record_id}' repeats {first[key].origin.where()} with another abstract; both kept")
+        first.setdefault(key, record)

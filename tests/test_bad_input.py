@@ -1,0 +1,168 @@
+"""The bad-input matrix: every case either builds a correct set of pages and reports what it
+handled, or stops with a clear message naming the file (and line). Nothing is lost."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import frontmatter
+import pytest
+
+from conftest import run_cli
+from generator.errors import InputError
+from generator.pipeline import generate
+from generator.sources import read_file
+
+A = "We propose AlphaNet, a network for graph classification. It works well on molecules."
+B = "We study the convergence of stochastic gradient descent in deep linear networks."
+C = "This paper introduces BetaBench, a benchmark of 500 tasks for evaluating code agents."
+
+# case id -> (files, expected papers, a fragment every report must contain or None)
+HANDLED = {
+    "crlf": ({"x.txt": f"Heading\r\n\r\n{A}\r\n\r\n{B}\r\n"}, 2, None),
+    "cr-only": ({"x.txt": f"Heading\r\r{A}\r\r{B}\r"}, 2, None),
+    "utf8-bom": ({"x.txt": f"\ufeffHeading\n\n{A}\n"}, 1, None),
+    "utf16-bom": ({"x.txt": f"Heading\n\n{A}\n\n{B}\n".encode("utf-16")}, 2, None),
+    "no-heading": ({"x.txt": f"{A} {B} {C}\n\n{B}\n"}, 2, "no heading line"),
+    "giant-paragraph": ({"x.txt": "Heading\n\n" + ("word " * 25000) + A + "\n"}, 1, None),
+    "tabs-and-nbsp-separators": ({"x.txt": f"Heading\n\t\n{A}\n\u00a0 \n{B}\n"}, 2, None),
+    "same-abstract-twice": ({"x.txt": f"Heading\n\n{A}\n\n{B}\n\n{A}\n"}, 2, "x.txt:7 repeats"),
+    "same-abstract-across-files": ({"x.txt": f"H\n\n{A}\n", "y.txt": f"H\n\n{A}\n\n{B}\n"}, 2, "y.txt:3 repeats"),
+    "near-duplicates": ({"x.txt": f"H\n\n{A}\n\n{A.upper()}\n\n{A.replace(' ', '   ')}\n"}, 1, "repeats"),
+    "binary-file-in-folder": ({"x.txt": f"H\n\n{A}\n", "figure.png": b"\x89PNG\r\n\x1a\n\x00"}, 1, "figure.png: skipped"),
+    "jsonl-extra-fields": ({"x.jsonl": json.dumps({"abstract": A, "colour": "red"}) + "\n"}, 1, "ignored unknown field(s): colour"),
+    "jsonl-duplicate-ids": ({"x.jsonl": json.dumps({"abstract": A, "id": "7"}) + "\n" + json.dumps({"abstract": B, "id": "7"}) + "\n"}, 2, "id '7' repeats"),
+    "csv-quoted-newlines-bom": ({"x.csv": f'\ufeffabstract,title\n"{A}\nsecond line",T\n"{B}",U\n'}, 2, None),
+    "rtl-emoji-cjk": ({"x.txt": "H\n\nنقترح طريقة جديدة 🚀 我们提出一种新方法 for graphs.\n\n" + A + "\n"}, 2, None),
+    "very-long-word-and-url": ({"x.txt": "H\n\n" + "x" * 3000 + " https://example.org/" + "a" * 2000 + ". " + A + "\n"}, 1, None),
+}
+
+ERRORS = {
+    "empty-file": ({"x.txt": ""}, "x.txt: no abstracts found"),
+    "heading-only": ({"x.txt": "Just A Heading\n"}, "x.txt:1: only a heading line"),
+    "latin1": ({"x.txt": "Heading\n\ncaf\xe9\n".encode("latin-1")}, "x.txt:3: invalid UTF-8 byte 0xe9"),
+    "cp1252-quotes": ({"x.txt": "Heading\n\nso \x93quoted\x94 text\n".encode("latin-1")}, "x.txt:3: invalid UTF-8 byte 0x93"),
+    "invalid-utf8": ({"x.txt": b"Heading\n\nok\n\nbad \xff\xfe byte\n"}, "x.txt:5: invalid UTF-8 byte 0xff"),
+    "nul-bytes": ({"x.txt": b"Heading\n\nab\x00c\n"}, "x.txt: not a text file"),
+    "png-named-txt": ({"x.txt": b"\x89PNG\r\n\x1a\n\x00\x00\x00"}, "x.txt: not a text file"),
+    "jsonl-bad-line": ({"x.jsonl": json.dumps({"abstract": A}) + "\n{oops\n"}, "x.jsonl:2: invalid JSON"),
+    "jsonl-missing-abstract": ({"x.jsonl": '{"title": "T"}\n'}, "x.jsonl:1: record has no 'abstract'"),
+    "jsonl-wrong-types": ({"x.jsonl": '{"abstract": ["a", "b"]}\n'}, "x.jsonl:1: 'abstract' must be text, got list"),
+    "json-not-a-list": ({"x.json": '"just a string"'}, "x.json: expected a list of records"),
+    "csv-without-abstract-column": ({"x.csv": "title\nT\n"}, "x.csv:1: no 'abstract' column"),
+    "unknown-extension": ({"x.docx": "whatever"}, "x.docx: unknown input format"),
+    "folder-without-inputs": ({"notes/readme.rst": "hi"}, "notes: folder holds no input files"),
+}
+
+
+def make(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    folder = tmp_path / "in"
+    for name, content in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return folder
+
+
+@pytest.mark.parametrize("case", sorted(HANDLED))
+def test_handled_cases_build_every_abstract_and_report(tmp_path, case):
+    files, expected_papers, reported = HANDLED[case]
+    folder = make(tmp_path, files)
+    summary = generate([folder], tmp_path / "docs")
+    assert summary.papers == expected_papers
+    pages = sorted((tmp_path / "docs" / "papers").glob("*.md"))
+    assert len(pages) == expected_papers
+    if reported:
+        assert any(reported in line for line in summary.lines()), summary.lines()
+    for page in pages:
+        post = frontmatter.load(page)
+        assert post["title"] and post["summary"] and len(post["tags"]) >= 1
+        assert "<script" not in post.content
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_error_cases_name_the_file_and_line(tmp_path, case):
+    files, message = ERRORS[case]
+    folder = make(tmp_path, files)
+    # A folder skips files of other formats; named directly, they are an error.
+    target = {"folder-without-inputs": folder / "notes", "unknown-extension": folder / "x.docx"}.get(case, folder)
+    with pytest.raises(InputError) as error:
+        generate([target], tmp_path / "docs")
+    assert message in str(error.value).replace(str(folder) + "/", "")
+    assert not (tmp_path / "docs" / "papers").exists()  # nothing half-written
+
+
+def test_errors_reach_the_user_without_a_traceback(tmp_path):
+    folder = make(tmp_path, {"x.jsonl": json.dumps({"abstract": A}) + "\n{oops\n"})
+    result = run_cli("generate", str(folder), "--out", str(tmp_path / "docs"))
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: {folder}/x.jsonl:2: invalid JSON: Expecting property name enclosed in double quotes (column 2)"
+
+
+def test_missing_path_unreadable_file_and_output_that_is_a_file(tmp_path, monkeypatch):
+    with pytest.raises(InputError, match="no such file or folder"):
+        generate([tmp_path / "nope.txt"], tmp_path / "docs")
+    folder = make(tmp_path, {"x.txt": f"H\n\n{A}\n"})
+    (tmp_path / "out").write_text("a file")
+    with pytest.raises(InputError, match="output folder is a file"):
+        generate([folder], tmp_path / "out")
+
+    def deny(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", deny)
+    with pytest.raises(InputError, match=r"x.txt: cannot read: Permission denied"):
+        read_file(folder / "x.txt", __import__("generator.errors").errors.Report())
+
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "<iframe src=javascript:alert(1)></iframe>",
+    "[x](javascript:alert(1))",
+    "<!-- hidden comment -->",
+    "{{ config }} and {% include 'secret' %}",
+    "<!-- material/tags -->",
+    "&lt;b&gt; and &amp; entities",
+    "unbalanced $ dollar and \\( paren",
+    "| a | b |",
+]
+
+
+def hostile_file(tmp_path: Path) -> Path:
+    lines = [f"We propose Method{i}, which handles {h} in abstracts about graphs." for i, h in enumerate(HOSTILE)]
+    lines += ["# A leading hash abstract about graph learning methods.", "---", "A line of dashes preceded this abstract on graphs."]
+    return make(tmp_path, {"hostile.txt": "Hostile Inputs\n\n" + "\n\n".join(lines) + "\n"})
+
+
+def test_hostile_abstracts_become_text_in_the_built_site(tmp_path):
+    folder = hostile_file(tmp_path)
+    site = tmp_path / "site"
+    result = run_cli("build", str(folder), "--site", str(site))
+    assert result.returncode == 0, result.stderr[-2000:]
+    pages = sorted((site / "papers").glob("*/index.html"))
+    assert len(pages) == len(HOSTILE) + 3
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        dom = Dom()
+        dom.feed(html[html.index('<article class="paper"') : html.index("</article>")])
+        assert not {"script", "img", "iframe", "object", "embed", "style"} & {tag for tag, _ in dom.elements}, page
+        for tag, attributes in dom.elements:
+            for name, value in attributes:
+                assert not name.startswith("on"), (page, tag, name)
+                assert not (value or "").strip().lower().startswith("javascript:"), (page, tag, value)
+        assert not dom.comments, page
+
+
+class Dom(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.elements, self.comments = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, attrs))
+
+    def handle_comment(self, data):
+        self.comments.append(data)
