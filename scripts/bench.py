@@ -1,0 +1,637 @@
+"""Benchmark: build complete sites from the shared corpora at several sizes and print where time,
+memory and bytes go, next to a bare `mkdocs build` of the same pages (issue 5).
+
+Run from the repository root (the corpora live beside it, in ../shared/corpus/):
+
+    .venv/bin/python scripts/bench.py                                  # all sizes, medians of 3 runs
+    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40,2200       # quick
+    .venv/bin/python scripts/bench.py --sizes 4200 --json bench.json   # also write every run as JSON
+    .venv/bin/python scripts/bench.py --repo /tmp/before                # another checkout (before/after)
+    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 10 s
+
+Sizes (approximate paper counts; the table shows the real count):
+
+    40      the first 40 records of iclr2024.jsonl
+    2200    iclr2024.jsonl
+    4200    all five corpus files
+    12000   the five corpora replicated 3x: the originals plus two variants of every record
+            with `-rN` appended to the id, ` (replica N)` to the title, and a short varied
+            sentence prefixed to the abstract (so no replica is merged as a duplicate)
+
+Abstracts repeated in the corpora themselves are merged by the generator, so ~4,200 is 4,242
+papers from 4,265 records.
+
+--repo runs another checkout's generator, mkdocs.yml, overrides/ and docs/ with this venv (its
+root goes first on PYTHONPATH and is the working directory), e.g. `git worktree add /tmp/before
+HEAD~3` for a before/after comparison, or a copy of a working tree others are still editing.
+
+Every input is written to a temporary folder outside the repository, and everything the
+benchmark builds lives there too; it is removed at the end (--keep to inspect it). Each
+measured step is a separate subprocess with NO_MKDOCS_2_WARNING=1; wall time is measured
+around it and peak RSS comes from os.wait4's rusage of that one process (ru_maxrss).
+
+One run at one size does, in order:
+
+    generate   `python -m generator generate INPUTS --out DOCS` into an empty folder
+    no-op      the same command again into the same DOCS (nothing changed)
+    stages     the pipeline in-process (generator.pipeline.generate with its stage functions
+               wrapped) into another empty folder: seconds and peak RSS of each stage
+    full       `python -m generator build INPUTS --site SITE`: the hook runs the generator,
+               then MkDocs builds the site
+    bare       `python -m mkdocs build -f CONFIG` on DOCS from `generate` plus the hand-written
+               docs (about.md, assets/), where CONFIG is a copy of mkdocs.yml without `hooks:`
+               (docs_dir/site_dir pointing into the temporary folder, custom_dir absolute,
+               site_name set to the generated home page's title, as the full build sets it)
+
+Columns of the main table (medians over --repeat runs; ratios are computed within each run,
+then the median is taken):
+
+    papers        paper pages in the full site (site/papers/**/index.html)
+    gen s         wall time of `generate` into an empty folder, interpreter start-up included
+    gen MiB       peak RSS of that process
+    gen in s      the generator's own timing of that run as it prints it (`... in X s`):
+                  the pipeline without interpreter start-up and imports
+    noop s        wall time of the second, no-op `generate` into the same folder
+    noop in s     the generator's own timing of the no-op run
+    rewr          files the no-op run rewrote (mtime or inode changed), plus created/removed ones
+    full s        wall time of `python -m generator build` (generator + MkDocs, one process)
+    full MiB      peak RSS of that process
+    bare s        wall time of the bare `mkdocs build` of the same Markdown, hook disabled
+    bare MiB      peak RSS of that process
+    full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
+    site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
+    KB/page       mean bytes of a paper page's index.html (shared assets excluded), 10^3 bytes
+    max KB        largest paper page's index.html
+    search MB     site/search/search_index.json, raw
+    gz MB         the same, gzip level 6 (about what a web server sends)
+
+The second table gives the pipeline stages from the `stages` step: median seconds and peak RSS
+during each stage (Linux: the high-water mark is reset before each stage through
+/proc/self/clear_refs; elsewhere it is the process's running peak). `import` is importing
+generator.pipeline (scikit-learn included), after interpreter start-up.
+
+The JSON (--json PATH) holds the machine, the settings, the medians and every single run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS_FILES = ("iclr2024.jsonl", "ijcai2024.jsonl", "colm2025.jsonl", "corl2025.jsonl", "iclr2018.jsonl")
+SIZES = (40, 2200, 4200, 12000)
+# Folders and root files the generator owns; everything else in docs/ is hand-written.
+GENERATED_FOLDERS = ("papers", "tags", "areas", "collections")
+GENERATED_ROOT_FILES = ("index.md", "glossary.md", "papers.json")
+GENERATED_MARKER = b"abstracts-site"
+REPLICA_OPENERS = (
+    "We revisit this problem from a fresh angle.",
+    "This work studies a question of growing practical interest.",
+    "Here we report a complementary set of experiments.",
+    "The following summarises an extended version of the study.",
+    "We present a revised account of our approach.",
+    "This abstract describes a follow-up investigation.",
+    "Our aim is to clarify a point that earlier work left open.",
+    "We examine the setting under somewhat different assumptions.",
+    "This note reports results on additional benchmarks.",
+    "In this version we broaden the scope of the analysis.",
+    "We build on recent progress in the area.",
+    "The study below was carried out independently.",
+)
+
+# Runs inside a fresh interpreter: the pipeline with its stage functions wrapped to record
+# seconds and peak RSS. Stage functions that no longer exist are simply not reported.
+STAGE_PROBE = r"""
+import json, resource, sys, time
+started = time.perf_counter()
+from pathlib import Path
+
+def peak_kib():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def reset_peak():
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass
+
+import generator.pipeline as pipeline
+stages = [{"stage": "import", "seconds": time.perf_counter() - started, "peak_kib": peak_kib()}]
+
+def wrap(name, label):
+    function = getattr(pipeline, name, None)
+    if not callable(function):
+        return
+    def timed(*args, **kwargs):
+        reset_peak()
+        began = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            stages.append({"stage": label, "seconds": time.perf_counter() - began, "peak_kib": peak_kib()})
+    setattr(pipeline, name, timed)
+
+for name, label in [("load", "read+enrich"), ("link", "link"), ("glossary", "glossary"),
+                    ("render_site", "render"), ("write_site", "write")]:
+    wrap(name, label)
+
+options = json.loads(sys.argv[1])
+began = time.perf_counter()
+summary = pipeline.generate([Path(p) for p in options["inputs"]], Path(options["out"]), pipeline.Settings(related=options["related"]))
+print(json.dumps({
+    "stages": stages,
+    "generate_seconds": time.perf_counter() - began,
+    "pipeline_stage_seconds": getattr(summary, "stage_seconds", {}),
+    "papers": getattr(summary, "papers", None),
+}))
+"""
+
+
+class StepFailed(Exception):
+    pass
+
+
+@dataclass
+class Proc:
+    seconds: float
+    peak_rss_mib: float
+    stdout: str
+    stderr: str
+
+
+@dataclass(frozen=True)
+class Project:
+    """The checkout under test: its generator package, mkdocs.yml, overrides/ and docs/."""
+
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        return self.root / "mkdocs.yml"
+
+    @property
+    def docs(self) -> Path:
+        return self.root / "docs"
+
+    def env(self) -> dict[str, str]:
+        # Its own generator package first, ahead of the editable install in the venv.
+        path = os.pathsep.join(filter(None, [str(self.root), os.environ.get("PYTHONPATH")]))
+        return {**os.environ, "PYTHONPATH": path, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def run(command: list[str], logs: Path, name: str, project: Project) -> Proc:
+    """Run one command to completion: wall time, and peak RSS of exactly that process tree."""
+    logs.mkdir(parents=True, exist_ok=True)
+    out_path, err_path = logs / f"{name}.out", logs / f"{name}.err"
+    with out_path.open("w") as out, err_path.open("w") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=out, stderr=err, env=project.env(), cwd=project.root)
+        try:
+            # wait4, not RUSAGE_CHILDREN deltas: ru_maxrss of RUSAGE_CHILDREN is the largest child
+            # so far, which hides a smaller run after a bigger one.
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    stdout, stderr = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
+    if proc.returncode != 0:
+        tail = "\n".join((stderr or stdout).strip().splitlines()[-15:])
+        raise StepFailed(f"{name}: exit status {proc.returncode}: {' '.join(command)}\n{tail}")
+    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr)
+
+
+# ---- inputs -----------------------------------------------------------------------------------
+
+
+def read_jsonl(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def prepare_inputs(size: int, corpus: Path, folder: Path) -> list[Path]:
+    """The input files for one size; files under `folder` are written once and reused."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if size == 40:
+        # Same file name as the corpus file, so the collection keeps its name.
+        target = folder / "iclr2024.jsonl"
+        if not target.exists():
+            target.write_text("\n".join(read_jsonl(corpus / "iclr2024.jsonl")[:40]) + "\n", encoding="utf-8")
+        return [target]
+    if size == 2200:
+        return [corpus / "iclr2024.jsonl"]
+    if size == 4200:
+        return [corpus / name for name in CORPUS_FILES]
+    if size == 12000:
+        paths = []
+        for name in CORPUS_FILES:
+            target = folder / name
+            if not target.exists():
+                target.write_text(replicate(read_jsonl(corpus / name), copies=3), encoding="utf-8")
+            paths.append(target)
+        return paths
+    raise ValueError(f"unknown size {size}")
+
+
+def replicate(lines: list[str], copies: int) -> str:
+    out = list(lines)
+    for replica in range(1, copies):
+        for number, line in enumerate(lines):
+            record = json.loads(line)
+            # Varied across records, and never the same opener for two replicas of one record:
+            # identical abstracts would be merged as duplicates.
+            first = int(hashlib.sha1(str(record.get("id", number)).encode()).hexdigest(), 16)
+            opener = REPLICA_OPENERS[(first + replica) % len(REPLICA_OPENERS)]
+            record["abstract"] = f"{opener} {record['abstract']}"
+            record["id"] = f"{record.get('id', number)}-r{replica}"
+            if record.get("title"):
+                record["title"] = f"{record['title']} (replica {replica})"
+            out.append(json.dumps(record, ensure_ascii=False))
+    return "\n".join(out) + "\n"
+
+
+# ---- measurements on folders ------------------------------------------------------------------
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int, int]]:
+    return {
+        path.relative_to(folder).as_posix(): (stat.st_mtime_ns, stat.st_ino, stat.st_size)
+        for path in folder.rglob("*")
+        if path.is_file() and (stat := path.stat())
+    }
+
+
+def changed_files(before: dict, after: dict) -> dict[str, list[str]]:
+    return {
+        "rewritten": sorted(k for k in before.keys() & after.keys() if before[k] != after[k]),
+        "created": sorted(after.keys() - before.keys()),
+        "removed": sorted(before.keys() - after.keys()),
+    }
+
+
+def site_metrics(site: Path) -> dict:
+    total = files = html = 0
+    for path in site.rglob("*"):
+        if path.is_file():
+            size = path.stat().st_size
+            total += size
+            files += 1
+            if path.suffix == ".html":
+                html += size
+    pages = [p.stat().st_size for p in (site / "papers").rglob("index.html")] if (site / "papers").is_dir() else []
+    index = site / "search" / "search_index.json"
+    raw = index.read_bytes() if index.is_file() else b""
+    return {
+        "site_bytes": total,
+        "site_files": files,
+        "html_bytes": html,
+        "paper_pages": len(pages),
+        "paper_html_mean_bytes": statistics.fmean(pages) if pages else 0.0,
+        "paper_html_max_bytes": max(pages, default=0),
+        "search_index_bytes": len(raw),
+        "search_index_gzip_bytes": len(gzip.compress(raw, compresslevel=6)) if raw else 0,
+    }
+
+
+def markdown_identical(left: Path, right: Path) -> bool:
+    """Did `generate` and the build's hook produce the same generated files (determinism)?"""
+    def generated(folder: Path) -> dict[str, bytes]:
+        found = {}
+        for path in folder.rglob("*"):
+            relative = path.relative_to(folder).as_posix()
+            if path.is_file() and (relative.split("/")[0] in GENERATED_FOLDERS or relative in GENERATED_ROOT_FILES):
+                found[relative] = path.read_bytes()
+        return found
+    return generated(left) == generated(right)
+
+
+def is_generated(path: Path) -> bool:
+    with path.open("rb") as handle:
+        return GENERATED_MARKER in handle.read(4096)
+
+
+def stage_hand_written(source: Path, stage: Path) -> None:
+    """Copy the hand-written docs (about page, styles, vendored assets) as generator.cli.stage_docs does."""
+    for item in sorted(source.iterdir()):
+        if item.name in GENERATED_FOLDERS or (item.name in GENERATED_ROOT_FILES and is_generated(item)):
+            continue
+        if item.is_dir():
+            shutil.copytree(item, stage / item.name, dirs_exist_ok=True)
+        else:
+            shutil.copy2(item, stage / item.name)
+
+
+def site_title(docs: Path) -> str | None:
+    """The home page's title: the full build sets site_name to it (the collection's name)."""
+    import yaml
+
+    text = (docs / "index.md").read_text(encoding="utf-8") if (docs / "index.md").is_file() else ""
+    match = re.match(r"---\n(.*?)\n---", text, re.S)
+    if not match:
+        return None
+    title = (yaml.safe_load(match.group(1)) or {}).get("title")
+    return str(title) if title else None
+
+
+def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> str:
+    """mkdocs.yml without `hooks:`, pointed at `docs` and `site`, with absolute theme paths."""
+    out, skipping = [], False
+    seen = set()
+    for line in project.config.read_text(encoding="utf-8").splitlines():
+        top = re.match(r"([A-Za-z_][\w-]*)\s*:", line)
+        if top:
+            key = top.group(1)
+            skipping = key == "hooks"
+            seen.add(key)
+            if key == "docs_dir":
+                line = f"docs_dir: {json.dumps(str(docs))}"
+            elif key == "site_dir":
+                line = f"site_dir: {json.dumps(str(site))}"
+            elif key == "site_name" and name:
+                line = f"site_name: {json.dumps(name)}"
+        if skipping:
+            continue  # the key, its list items (indented or not) and comments inside it
+        custom = re.match(r"(\s+custom_dir:\s*)(['\"]?)([^'\"#\s]+)\2(.*)$", line)
+        if custom and not Path(custom.group(3)).is_absolute():
+            line = f"{custom.group(1)}{json.dumps(str(project.root / custom.group(3)))}{custom.group(4)}"
+        out.append(line)
+    for key, value in (("docs_dir", docs), ("site_dir", site)):
+        if key not in seen:
+            out.append(f"{key}: {json.dumps(str(value))}")
+    return "\n".join(out) + "\n"
+
+
+def reported_seconds(output: str) -> float | None:
+    """The generator's own timing (`... file(s) written ... in 0.40 s`): the pipeline without start-up."""
+    match = re.search(r"file\(s\) written.* in ([\d.]+) s\b", output)
+    return float(match.group(1)) if match else None
+
+
+# ---- one run ----------------------------------------------------------------------------------
+
+
+def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> dict:
+    python = sys.executable
+    files = [str(p) for p in inputs]
+    logs = work / "logs"
+    docs, stage_docs, full_docs = work / "docs", work / "stage-docs", work / "full-docs"
+    full_site, bare_site = work / "site-full", work / "site-bare"
+    result: dict = {}
+
+    generate = [python, "-m", "generator", "generate", *files, "--out", str(docs), "--related", str(related)]
+    first = run(generate, logs, "generate", project)
+    result["generate"] = {
+        "seconds": first.seconds,
+        "peak_rss_mib": first.peak_rss_mib,
+        "reported_seconds": reported_seconds(first.stdout),
+        "output": first.stdout.strip().splitlines()[:4],
+    }
+
+    before = snapshot(docs)
+    second = run(generate, logs, "noop", project)
+    changes = changed_files(before, snapshot(docs))
+    result["noop"] = {
+        "seconds": second.seconds,
+        "peak_rss_mib": second.peak_rss_mib,
+        "reported_seconds": reported_seconds(second.stdout),
+        "files": len(before),
+        "rewritten": len(changes["rewritten"]),
+        "created": len(changes["created"]),
+        "removed": len(changes["removed"]),
+        "changed_examples": (changes["rewritten"] + changes["created"] + changes["removed"])[:5],
+        "output": second.stdout.strip().splitlines()[:4],
+    }
+
+    probe = run(
+        [python, "-c", STAGE_PROBE, json.dumps({"inputs": files, "out": str(stage_docs), "related": related})],
+        logs, "stages", project,
+    )
+    result["stages"] = json.loads(probe.stdout.strip().splitlines()[-1])
+    result["stages"]["process_seconds"] = probe.seconds
+    result["stages"]["process_peak_rss_mib"] = probe.peak_rss_mib
+    shutil.rmtree(stage_docs, ignore_errors=True)
+
+    full = run(
+        [python, "-m", "generator", "build", *files, "--site", str(full_site), "--docs", str(full_docs), "--related", str(related)],
+        logs, "full", project,
+    )
+    mkdocs_said = re.search(r"Documentation built in ([\d.]+) seconds", full.stderr + full.stdout)
+    result["full"] = {
+        "seconds": full.seconds,
+        "peak_rss_mib": full.peak_rss_mib,
+        "mkdocs_reported_seconds": float(mkdocs_said.group(1)) if mkdocs_said else None,
+        **site_metrics(full_site),
+    }
+    result["same_markdown"] = markdown_identical(docs, full_docs)
+    shutil.rmtree(full_site, ignore_errors=True)
+    shutil.rmtree(full_docs, ignore_errors=True)
+
+    stage_hand_written(project.docs, docs)
+    config = work / "mkdocs-bare.yml"
+    config.write_text(bare_config(project, docs, bare_site, site_title(docs)), encoding="utf-8")
+    bare = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "bare", project)
+    result["bare"] = {"seconds": bare.seconds, "peak_rss_mib": bare.peak_rss_mib, **site_metrics(bare_site)}
+    result["full_over_bare"] = full.seconds / bare.seconds
+    shutil.rmtree(bare_site, ignore_errors=True)
+    shutil.rmtree(docs, ignore_errors=True)
+    return result
+
+
+# ---- summarising ------------------------------------------------------------------------------
+
+
+def median_of(runs: list[dict], *path: str) -> float | None:
+    values = []
+    for run_ in runs:
+        value = run_
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            values.append(value)
+    return statistics.median(values) if values else None
+
+
+COLUMNS = [
+    # header, path into a run, format, scale
+    ("papers", ("full", "paper_pages"), "{:.0f}", 1),
+    ("gen s", ("generate", "seconds"), "{:.2f}", 1),
+    ("gen MiB", ("generate", "peak_rss_mib"), "{:.0f}", 1),
+    ("gen in s", ("generate", "reported_seconds"), "{:.2f}", 1),
+    ("noop s", ("noop", "seconds"), "{:.2f}", 1),
+    ("noop in s", ("noop", "reported_seconds"), "{:.2f}", 1),
+    ("rewr", ("noop", "changed"), "{:.0f}", 1),
+    ("full s", ("full", "seconds"), "{:.1f}", 1),
+    ("full MiB", ("full", "peak_rss_mib"), "{:.0f}", 1),
+    ("bare s", ("bare", "seconds"), "{:.1f}", 1),
+    ("bare MiB", ("bare", "peak_rss_mib"), "{:.0f}", 1),
+    ("full/bare", ("full_over_bare",), "{:.2f}", 1),
+    ("site MB", ("full", "site_bytes"), "{:.1f}", 1e-6),
+    ("KB/page", ("full", "paper_html_mean_bytes"), "{:.1f}", 1e-3),
+    ("max KB", ("full", "paper_html_max_bytes"), "{:.1f}", 1e-3),
+    ("search MB", ("full", "search_index_bytes"), "{:.2f}", 1e-6),
+    ("gz MB", ("full", "search_index_gzip_bytes"), "{:.2f}", 1e-6),
+]
+
+
+def summarise(runs: list[dict]) -> dict:
+    for run_ in runs:
+        noop = run_.get("noop", {})
+        noop["changed"] = noop.get("rewritten", 0) + noop.get("created", 0) + noop.get("removed", 0)
+    medians = {header: median_of(runs, *path) for header, path, _, _ in COLUMNS}
+    stage_names: list[str] = []
+    for run_ in runs:
+        for stage in run_["stages"]["stages"]:
+            if stage["stage"] not in stage_names:
+                stage_names.append(stage["stage"])
+    stages = {}
+    for name in stage_names:
+        seconds = [s["seconds"] for r in runs for s in r["stages"]["stages"] if s["stage"] == name]
+        peaks = [s["peak_kib"] / 1024 for r in runs for s in r["stages"]["stages"] if s["stage"] == name]
+        stages[name] = {"seconds": statistics.median(seconds), "peak_rss_mib": statistics.median(peaks)}
+    medians["stages"] = stages
+    medians["same_markdown"] = all(r.get("same_markdown") for r in runs)
+    return medians
+
+
+def table(rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths)) for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(lines)
+
+
+def main_table(results: dict[int, dict]) -> str:
+    rows = [["size"] + [header for header, *_ in COLUMNS]]
+    for size, outcome in results.items():
+        if "error" in outcome:
+            rows.append([str(size)] + ["error"] + [""] * (len(COLUMNS) - 1))
+            continue
+        medians = outcome["median"]
+        rows.append([str(size)] + [
+            "-" if medians[header] is None else fmt.format(medians[header] * scale) for header, _, fmt, scale in COLUMNS
+        ])
+    return table(rows)
+
+
+def stage_table(results: dict[int, dict]) -> str:
+    names: list[str] = []
+    for outcome in results.values():
+        for name in outcome.get("median", {}).get("stages", {}):
+            if name not in names:
+                names.append(name)
+    if not names:
+        return ""
+    rows = [["size"] + [f"{n} s" for n in names] + [f"{n} MiB" for n in names]]
+    for size, outcome in results.items():
+        stages = outcome.get("median", {}).get("stages", {})
+        rows.append(
+            [str(size)]
+            + [f"{stages[n]['seconds']:.2f}" if n in stages else "-" for n in names]
+            + [f"{stages[n]['peak_rss_mib']:.0f}" if n in stages else "-" for n in names]
+        )
+    return table(rows)
+
+
+def parse_sizes(text: str) -> list[int]:
+    sizes = []
+    for part in text.split(","):
+        part = part.strip().lower().replace("_", "")
+        value = int(float(part[:-1]) * 1000) if part.endswith("k") else int(part)
+        if value not in SIZES:
+            raise argparse.ArgumentTypeError(f"size {part}: choose from {', '.join(map(str, SIZES))}")
+        sizes.append(value)
+    return sizes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=parse_sizes, default=list(SIZES), help="comma-separated, from 40,2200,4200,12000 (default: all)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per size; the table shows medians (default: 3)")
+    parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
+    parser.add_argument("--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the medians and every run as JSON here")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (inputs and logs) and print its path")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    missing = [name for name in CORPUS_FILES if not (args.corpus / name).is_file()]
+    if missing:
+        parser.error(f"{args.corpus}: missing {', '.join(missing)} (see --corpus)")
+
+    project = Project(args.repo.resolve())
+    if not (project.root / "generator").is_dir() or not project.config.is_file():
+        parser.error(f"{project.root}: not a checkout of this project (no generator/ or mkdocs.yml)")
+    load_before = os.getloadavg()
+    temporary = Path(tempfile.mkdtemp(prefix="abstracts-bench-"))
+    results: dict[int, dict] = {}
+    try:
+        for size in args.sizes:
+            inputs = prepare_inputs(size, args.corpus, temporary / "inputs" / str(size))
+            runs = []
+            try:
+                for number in range(1, args.repeat + 1):
+                    print(f"size {size}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
+                    runs.append(one_run(project, inputs, temporary / f"run-{size}-{number}", args.related))
+            except StepFailed as failure:
+                print(f"size {size}: {failure}", file=sys.stderr)
+                results[size] = {"error": str(failure), "runs": runs}
+                continue
+            results[size] = {"inputs": [str(p) for p in inputs], "median": summarise(runs), "runs": runs}
+    finally:
+        if args.keep:
+            print(f"kept {temporary}", file=sys.stderr)
+        else:
+            shutil.rmtree(temporary, ignore_errors=True)
+
+    load_after = os.getloadavg()
+    print(f"\nMedians of {args.repeat} run(s); ratios per run, then median. Sizes in 10^3/10^6 bytes.")
+    # Timings on a shared machine are only as good as its idleness: say how busy it was.
+    print(f"{project.root}; {os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
+    print(main_table(results))
+    stages = stage_table(results)
+    if stages:
+        print("\nGenerator stages (in-process; peak RSS during each stage):\n")
+        print(stages)
+    differing = [str(s) for s, o in results.items() if "median" in o and not o["median"]["same_markdown"]]
+    if differing:
+        print(f"\nnote: `generate` and the build's hook wrote different Markdown at size(s) {', '.join(differing)}")
+    if args.json:
+        args.json.write_text(json.dumps({
+            "machine": {
+                "python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
+                "load_average_before": load_before, "load_average_after": load_after,
+            },
+            "settings": {"repo": str(project.root), "sizes": args.sizes, "repeat": args.repeat, "related": args.related, "corpus": str(args.corpus)},
+            "results": {str(size): outcome for size, outcome in results.items()},
+        }, indent=2) + "\n", encoding="utf-8")
+        print(f"\nJSON written to {args.json}")
+    return 1 if any("error" in outcome for outcome in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
