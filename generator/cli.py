@@ -52,7 +52,8 @@ def main() -> None:
 def generate_command(inputs: tuple[Path, ...], out: Path, related: int, title: str | None, quiet: bool) -> None:
     """Generate the Markdown pages and papers.json for INPUTS into a docs folder."""
     try:
-        summary = generate(list(inputs), out, Settings(related=related, site_title=title, progress=not quiet))
+        settings = Settings(related=related, site_title=title, progress=not quiet, source_root=Path.cwd())
+        summary = generate(list(inputs), out, settings)
     except InputError as error:
         raise Failure(str(error)) from None
     if not quiet:
@@ -111,6 +112,7 @@ def build_command(inputs: tuple[Path, ...], site: Path, related: int, title: str
                 "inputs": [str(p.resolve()) for p in inputs],
                 "related": related,
                 "progress": True,
+                "source_root": str(Path.cwd()),
             }
             build(config)
         except MkDocsException as error:

@@ -6,15 +6,18 @@ Declared in mkdocs.yml (`hooks: [generator/hook.py]`); settings come from
 
 from __future__ import annotations
 
+import html
 import logging
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
+from mkdocs.structure.pages import Page
 
 from generator.errors import InputError
 from generator.pipeline import Settings, generate
+from generator.render import MARKER
 
 log = logging.getLogger("mkdocs.hooks.abstracts")
 VENDORED = ("assets/vendor/katex/katex.min.js", "assets/vendor/katex/katex.min.css")
@@ -40,6 +43,7 @@ def on_pre_build(*, config: MkDocsConfig) -> None:
                 related=int(settings.get("related", 5)),
                 site_title=config.site_name,
                 progress=bool(settings.get("progress", False)),
+                source_root=Path(settings.get("source_root") or Path(config.config_file_path).parent),
             ),
         )
     except InputError as error:
@@ -54,3 +58,14 @@ def on_serve(server: LiveReloadServer, *, config: MkDocsConfig, builder) -> Live
     for path in _inputs(config):
         server.watch(str(path))
     return server
+
+
+def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files) -> str:
+    # Material prints page titles as HTML (navigation, search index and results), and the
+    # titles of generated pages come from input text: it gets them escaped. Our templates
+    # print the plain `title_text` and escape it themselves.
+    if page.meta.get("generated_by") == MARKER and "title" in page.meta:
+        text = str(page.meta["title"])
+        page.meta["title_text"] = text
+        page.meta["title"] = page.title = html.escape(text, quote=False)
+    return markdown

@@ -24,6 +24,7 @@ class Settings:
     related: int = 5
     site_title: str | None = None
     progress: bool = False
+    source_root: Path | None = None  # input paths are shown relative to this folder
 
 
 @dataclass
@@ -63,7 +64,7 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
 
 
 def load(inputs: list[Path], settings: Settings, report: Report) -> list[Paper]:
-    records = read_inputs(inputs, report)
+    records = read_inputs(inputs, report, settings.source_root)
     merged = merge_duplicates(records, report)
     show = settings.progress and len(merged) >= PROGRESS_THRESHOLD
     papers = []

@@ -64,7 +64,7 @@ def _environment() -> jinja2.Environment:
 
 
 @cache
-def _svg_environment() -> jinja2.Environment:
+def _html_environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("generator", "templates"),
         autoescape=True,
@@ -75,19 +75,12 @@ def _svg_environment() -> jinja2.Environment:
 
 
 def area_chart(areas: list[Group]) -> str:
-    """An inline SVG bar chart: one row per area, longest bar = most papers."""
-    row, label_width, bar_width = 22, 560, 220
-    svg = _svg_environment().get_template("area_chart.svg.j2").render(
-        areas=areas,
-        row=row,
-        label_width=label_width,
-        bar_width=bar_width,
-        width=label_width + bar_width + 50,
-        height=row * len(areas),
-        max_count=max((a.count for a in areas), default=1),
+    """Papers per area as an HTML list with build-time SVG bars (longest bar = most papers)."""
+    html = _html_environment().get_template("area_chart.html.j2").render(
+        areas=areas, max_count=max((a.count for a in areas), default=1)
     )
     # One line: Markdown passes a raw HTML block through only while it has no blank lines.
-    return " ".join(svg.split())
+    return " ".join(html.split())
 
 
 def _page(template: str, metadata: dict, **context) -> str:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from .errors import InputError, Report
@@ -232,7 +234,15 @@ def _str_list(value: object, name: str, where: str) -> tuple[str, ...]:
     return tuple(result)
 
 
-def read_file(path: Path, report: Report) -> list[Record]:
+def read_file(path: Path, report: Report, shown_as: str | None = None) -> list[Record]:
+    """Records of one file; `shown_as` is the path named in messages and pages (default: as given)."""
+    records = _read_file(path, report)
+    if shown_as is None:
+        return records
+    return [replace(r, origin=replace(r.origin, file=shown_as)) for r in records]
+
+
+def _read_file(path: Path, report: Report) -> list[Record]:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         known = ", ".join(sorted(READERS))
@@ -268,13 +278,21 @@ def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:
     return files
 
 
-def read_inputs(paths: Iterable[Path], report: Report) -> list[Record]:
+def shown_path(path: Path, root: Path | None) -> str:
+    """A path as pages show it: relative to root (the project, or where the command ran),
+    so a site built on another machine does not reveal where it was built."""
+    if root is None:
+        return str(path)
+    return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+
+
+def read_inputs(paths: Iterable[Path], report: Report, root: Path | None = None) -> list[Record]:
     """Every record of every input, files in sorted order so the output does not depend
     on the order the inputs were listed in."""
     files = sorted(set(expand_inputs(paths, report)), key=lambda p: str(p))
     records: list[Record] = []
     for path in files:
-        records.extend(read_file(path, report))
+        records.extend(read_file(path, report, shown_path(path, root) if root else None))
     _report_repeated_ids(records, report)
     return records
 
