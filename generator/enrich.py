@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 from . import markup
 from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced_name
-from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword
+from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
 from .textutil import fold
 from .titles import derive_summary, derive_title
 
@@ -51,19 +51,21 @@ def classify_link(url: str) -> Link:
     return Link("project", f"Project page · {host}", url)
 
 
-def _bold_words(abstract: str) -> list[str]:
+def _bold_words(parts: list[markup.Segment]) -> list[str]:
     """Whole words set in bold (**X** or \\textbf{X}): candidate names."""
     bold = []
-    for segment in markup.segments(abstract):
+    for segment in parts:
         if segment.kind == "text":
             pattern = f"(?<!\\w){markup.BOLD_OPEN}([^{markup.BOLD_CLOSE}]+){markup.BOLD_CLOSE}(?!\\w)"
             bold.extend(match.strip() for match in re.findall(pattern, segment.value))
     return bold
 
 
-def _name_and_title(abstract: str, text: str, acronyms: list[Acronym], banned: frozenset[str]) -> tuple[str | None, str]:
+def _name_and_title(
+    parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str]
+) -> tuple[str | None, str]:
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
-    name = introduced_name(markup.URL.sub("", text), _bold_words(abstract), acronyms, banned)
+    name = introduced_name(markup.URL.sub("", text), _bold_words(parts), acronyms, banned)
     return (name.name if name else None), derive_title(text, name)
 
 
@@ -71,17 +73,19 @@ def retitle(paper: Paper, banned: frozenset[str]) -> Paper:
     """Derive the title again without names the corpus shows to be common (used by many papers)."""
     if paper.given_title:
         return paper
-    name, title = _name_and_title(paper.abstract, paper.text, list(paper.acronyms), banned)
+    name, title = _name_and_title(markup.segments(paper.abstract), paper.text, list(paper.acronyms), banned)
     return replace(paper, name=name, title=title, slug=slugify(title))
 
 
 def enrich(record: Record) -> Paper:
-    text = markup.to_plain(record.abstract)
+    parts = markup.segments(record.abstract)
+    text = markup.to_plain(parts)
     acronyms = find_acronyms(text)
-    name, derived_title = _name_and_title(record.abstract, text, acronyms, frozenset())
+    name, derived_title = _name_and_title(parts, text, acronyms, frozenset())
     title = record.title or derived_title
-    tags = derive_tags(text, record.keywords)
-    links = [classify_link(url) for url in dict.fromkeys(markup.urls(record.abstract))]
+    hits = vocabulary_hits(text)
+    tags = derive_tags(text, record.keywords, hits)
+    links = [classify_link(url) for url in dict.fromkeys(markup.urls(parts))]
     if record.url and record.url not in {link.url for link in links}:
         links.insert(0, Link("paper", "Paper page", record.url))
     return Paper(
@@ -93,11 +97,11 @@ def enrich(record: Record) -> Paper:
         tags=tags,
         given_tags=tuple(normalise_keyword(k) for k in record.keywords),
         keyphrases=(),
-        area=area_of(text, tags, record.primary_area),
+        area=area_of(text, tags, record.primary_area, hits),
         links=tuple(links),
         acronyms=tuple(acronyms),
         abstract=record.abstract,
-        body=markup.to_markdown(record.abstract),
+        body=markup.to_markdown(parts),
         text=text,
         collection=record.collection,
         origin=record.origin,

@@ -197,6 +197,16 @@ def add_related(papers: list[Paper], count: int) -> list[Paper]:
     return result
 
 
+def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """Columns two CSR rows share and the product of their weights (no sparse-matrix objects)."""
+    start_i, end_i = matrix.indptr[i], matrix.indptr[i + 1]
+    start_j, end_j = matrix.indptr[j], matrix.indptr[j + 1]
+    columns, at_i, at_j = np.intersect1d(
+        matrix.indices[start_i:end_i], matrix.indices[start_j:end_j], assume_unique=True, return_indices=True
+    )
+    return columns, matrix.data[start_i:end_i][at_i] * matrix.data[start_j:end_j][at_j]
+
+
 def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[str, ...]:
     """Why two papers are related: shared names, tags and keyphrases, then the heaviest shared terms."""
     reasons: list[str] = []
@@ -209,12 +219,10 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
         if normalise_term(term) in b_tags and term not in reasons:
             reasons.append(term)
     if len(reasons) < 3:
-        row_a, row_b = matrix.getrow(i), matrix.getrow(j)
-        shared = row_a.multiply(row_b).tocoo()
-        order = np.argsort(-shared.data)
+        columns, weights = _shared_terms(matrix, i, j)
         taken = " ".join(reasons).lower()
-        for index in order:
-            term = vocabulary[shared.col[index]]
+        for index in np.argsort(-weights, kind="stable"):
+            term = vocabulary[columns[index]]
             if term in taken or any(term in r.lower() for r in reasons):
                 continue
             reasons.append(term)

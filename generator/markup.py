@@ -172,10 +172,17 @@ def _balanced_styles(text: str) -> str:
     return text
 
 
-def to_markdown(abstract: str) -> str:
+Parts = str | list[Segment]  # an abstract, or its segments when the caller already split it
+
+
+def _parts(abstract: Parts) -> list[Segment]:
+    return segments(abstract) if isinstance(abstract, str) else abstract
+
+
+def to_markdown(abstract: Parts) -> str:
     """The abstract as one Markdown paragraph: text escaped, math for KaTeX, URLs linked."""
     out = []
-    for segment in segments(abstract):
+    for segment in _parts(abstract):
         if segment.kind == "text":
             out.append(escape_markdown(_balanced_styles(segment.value)))
         elif segment.kind == "math":
@@ -209,10 +216,10 @@ def math_to_plain(tex: str) -> str:
     return text.strip()
 
 
-def to_plain(abstract: str) -> str:
+def to_plain(abstract: Parts) -> str:
     """The abstract as plain Unicode text: styles dropped, math approximated."""
     out = []
-    for segment in segments(abstract):
+    for segment in _parts(abstract):
         if segment.kind == "text":
             out.append(_SENTINELS.sub("", segment.value))
         elif segment.kind == "math":
@@ -222,8 +229,8 @@ def to_plain(abstract: str) -> str:
     return " ".join("".join(out).split())
 
 
-def urls(abstract: str) -> list[str]:
-    return [segment.value for segment in segments(abstract) if segment.kind == "url"]
+def urls(abstract: Parts) -> list[str]:
+    return [segment.value for segment in _parts(abstract) if segment.kind == "url"]
 
 
 # --- Linking names in rendered Markdown -----------------------------------------------

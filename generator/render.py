@@ -14,6 +14,7 @@ from functools import cache
 
 import frontmatter
 import jinja2
+import yaml
 
 from . import __version__
 from .enrich import slugify
@@ -86,7 +87,8 @@ def area_chart(areas: list[Group]) -> str:
 def _page(template: str, metadata: dict, **context) -> str:
     body = _environment().get_template(template).render(**context)
     post = frontmatter.Post(body.strip() + "\n", **{**metadata, "generated_by": MARKER})
-    return frontmatter.dumps(post, sort_keys=False, allow_unicode=True, width=1000) + "\n"
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when available: ~10x faster
+    return frontmatter.dumps(post, Dumper=dumper, sort_keys=False, allow_unicode=True, width=1000) + "\n"
 
 
 def _tag_pages(papers: list[Paper]) -> dict[str, list[Paper]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import yaml
@@ -40,6 +40,7 @@ class Vocabulary:
     folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag
     exact: dict[str, str]  # case-sensitive acronym spelling -> tag
     areas: tuple[Area, ...]
+    starts: dict[str, int]  # first token of a spelling -> its longest spelling's length
 
 
 def _data(name: str) -> object:
@@ -48,7 +49,8 @@ def _data(name: str) -> object:
 
 @cache
 def vocabulary() -> Vocabulary:
-    areas = tuple(Area(a["slug"], a["name"], tuple(a["cues"])) for a in _data("areas.yml"))
+    # Cues are stored folded, with a leading space: matched at word starts in folded text.
+    areas = tuple(Area(a["slug"], a["name"], tuple(f" {fold(c)}" for c in a["cues"])) for a in _data("areas.yml"))
     known_areas = {a.slug for a in areas}
     tag_area: dict[str, str] = {}
     folded: dict[tuple[str, ...], str] = {}
@@ -68,7 +70,10 @@ def vocabulary() -> Vocabulary:
                         folded.setdefault(tuple(_tokens(spelling)), tag)
                 else:
                     folded.setdefault(tuple(_tokens(spelling)), tag)
-    return Vocabulary(tag_area, folded, exact, areas)
+    starts: dict[str, int] = {}
+    for key in folded:
+        starts[key[0]] = max(starts.get(key[0], 0), len(key))
+    return Vocabulary(tag_area, folded, exact, areas, starts)
 
 
 def _tokens(text: str) -> list[str]:
@@ -78,23 +83,32 @@ def _tokens(text: str) -> list[str]:
 _RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+]*[A-Za-z0-9+]|[A-Za-z0-9]")
 
 
+@lru_cache(maxsize=200_000)
+def _token_key(token: str) -> str:
+    """A token as vocabulary spellings are stored (cached: a corpus repeats its words)."""
+    return singular(fold(token))
+
+
 def vocabulary_hits(text: str) -> Counter[str]:
     """How often each vocabulary tag is mentioned, longest spelling first at each position."""
     vocab = vocabulary()
     raw = _RAW_TOKEN.findall(text.replace("-", " "))
-    tokens = [singular(fold(t)) for t in raw]
+    tokens = [_token_key(t) for t in raw]
     hits: Counter[str] = Counter()
-    i = 0
-    while i < len(tokens):
-        for length in range(min(MAX_SPELLING_TOKENS, len(tokens) - i), 0, -1):
+    i, n = 0, len(tokens)
+    while i < n:
+        # Only tokens that start some spelling need the longer look-ups.
+        longest = vocab.starts.get(tokens[i], 0)
+        for length in range(min(longest, n - i), 0, -1):
             tag = vocab.folded.get(tuple(tokens[i : i + length]))
-            if tag is None and length == 1:
-                tag = vocab.exact.get(raw[i])
             if tag:
                 hits[tag] += 1
                 i += length
                 break
         else:
+            tag = vocab.exact.get(raw[i])
+            if tag:
+                hits[tag] += 1
             i += 1
     return hits
 
@@ -112,14 +126,14 @@ def normalise_keyword(keyword: str) -> str:
     return keyword if any(is_mixed_case(word) for word in keyword.split()) else keyword.lower()
 
 
-def derive_tags(text: str, given_keywords: tuple[str, ...]) -> tuple[str, ...]:
+def derive_tags(text: str, given_keywords: tuple[str, ...], hits: Counter[str] | None = None) -> tuple[str, ...]:
     """Given keywords first (normalised), then vocabulary tags by frequency, at most MAX_TAGS."""
     tags: list[str] = []
     for keyword in given_keywords:
         tag = normalise_keyword(keyword)
         if tag and normalise_term(tag) not in {normalise_term(t) for t in tags}:
             tags.append(tag)
-    hits = vocabulary_hits(text)
+    hits = vocabulary_hits(text) if hits is None else hits
     first_sentence = text.split(". ")[0]
     early = vocabulary_hits(first_sentence)
     for tag, count in sorted(hits.items(), key=lambda item: (-(item[1] + early[item[0]]), item[0])):
@@ -132,7 +146,7 @@ def derive_tags(text: str, given_keywords: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(tags[:MAX_TAGS])
 
 
-def area_of(text: str, tags: tuple[str, ...], given_area: str | None) -> str:
+def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Counter[str] | None = None) -> str:
     """The area name: the given one when it maps onto the taxonomy (or as given), else by votes."""
     vocab = vocabulary()
     if given_area:
@@ -142,15 +156,15 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None) -> str:
                 return area.name
         return given_area
     votes: Counter[str] = Counter()
-    hits = vocabulary_hits(text)
+    hits = vocabulary_hits(text) if hits is None else hits
     for tag in tags:
         area = vocab.tag_area.get(tag)
         if area:
             votes[area] += 1.0 + hits.get(tag, 0)
     folded_text = f" {fold(text)} "
     for area in vocab.areas:
-        for cue in area.cues:
-            if f" {fold(cue)}" in folded_text:
+        for cue in area.cues:  # folded when the vocabulary is loaded
+            if cue in folded_text:
                 votes[area.slug] += 0.5
     if not votes:
         return vocab.areas[-1].name
@@ -167,18 +181,18 @@ _PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
 
 
 def candidate_phrases(text: str) -> tuple[str, ...]:
-    """Noun-phrase-like runs of 1-4 content words that do not cross stop words or punctuation."""
+    """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation."""
     phrases: list[str] = []
     for chunk in _PHRASE_SPLIT.split(text):
         run: list[str] = []
         for word in chunk.split() + [""]:
             lower = word.lower()
-            if word and lower not in STOP_WORDS and not lower.isdigit() and len(word) > 1 and word.isascii():
-                run.append(word if any(c.isupper() for c in word[1:]) else lower)
+            if word and len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
+                # Keep the casing of names and acronyms (CLIP, PatchSAE), lower the rest.
+                run.append(lower if word[1:] == lower[1:] else word)
                 continue
-            for start in range(len(run)):
-                for length in range(2, 5):
-                    if start + length <= len(run):
-                        phrases.append(" ".join(run[start : start + length]))
+            for start in range(len(run) - 1):
+                for length in range(2, min(4, len(run) - start) + 1):
+                    phrases.append(" ".join(run[start : start + length]))
             run = []
     return tuple(phrases)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
@@ -47,8 +48,9 @@ def words(text: str) -> list[str]:
 
 def fold(text: str) -> str:
     """Lower case, accents removed, hyphens/underscores as spaces: for comparing terms."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     text = re.sub(r"[-_/‐‑–]+", " ", text.lower())
     return " ".join(re.sub(r"[^\w\s.+]", " ", text).split())
 
@@ -64,6 +66,7 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+@lru_cache(maxsize=500_000)
 def normalise_term(term: str) -> str:
     """The key under which spellings of one term meet: 'Large-Language Models' -> 'large language model'."""
     parts = fold(term).split()
