@@ -18,9 +18,6 @@ Sizes (approximate paper counts; the table shows the real count):
             with `-rN` appended to the id, ` (replica N)` to the title, and a short varied
             sentence prefixed to the abstract (so no replica is merged as a duplicate)
 
-Abstracts repeated in the corpora themselves are merged by the generator, so ~4,200 is 4,242
-papers from 4,265 records.
-
 --repo runs another checkout's generator, mkdocs.yml, overrides/ and docs/ with this venv (its
 root goes first on PYTHONPATH and is the working directory), e.g. `git worktree add /tmp/before
 HEAD~3` for a before/after comparison, or a copy of a working tree others are still editing.
