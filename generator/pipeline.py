@@ -9,11 +9,12 @@ from pathlib import Path
 from tqdm import tqdm
 
 from .enrich import enrich, paper_id
-from .errors import Report
+from .cache import RunCache, run_fingerprint
+from .errors import InputError, Report
 from .link import glossary, link
 from .model import Paper, Record
 from .render import render_site
-from .sources import read_inputs
+from .sources import input_files, read_files
 from .write import WriteResult, write_site
 
 PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable time
@@ -63,13 +64,16 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
     return list(groups.values())
 
 
-def load(inputs: list[Path], settings: Settings, report: Report) -> list[Paper]:
-    records = read_inputs(inputs, report, settings.source_root)
+def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache) -> list[Paper]:
+    records = read_files(files, report, settings.source_root)
     merged = merge_duplicates(records, report)
     show = settings.progress and len(merged) >= PROGRESS_THRESHOLD
     papers = []
     for record, duplicates in tqdm(merged, desc="enrich", unit="paper", disable=not show, leave=False):
-        paper = enrich(record)
+        key, paper = run_cache.paper(record)
+        if paper is None:
+            paper = enrich(record)
+        run_cache.fresh_papers[key] = paper
         if duplicates:
             paper = replace(paper, also_in=tuple(d.origin for d in duplicates))
         papers.append(paper)
@@ -94,13 +98,27 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
         return now
 
     t = time.perf_counter()
-    papers = load(inputs, settings, report)
+    if docs_dir.exists() and not docs_dir.is_dir():
+        raise InputError(str(docs_dir), "output folder is a file")
+    files = input_files(inputs, report)
+    run_cache = RunCache(docs_dir)
+    fingerprint = run_fingerprint(files, (settings.related, settings.site_title, str(settings.source_root)))
+    if run_cache.unchanged(fingerprint, docs_dir):
+        # Nothing changed since the last run: nothing to derive, nothing to write.
+        state = run_cache.state
+        report.warnings, report.duplicates = state["warnings"], state["duplicates"]
+        unchanged = WriteResult(unchanged=len(state["files"]))
+        return Summary(state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t})
+    papers = load(files, settings, report, run_cache)
     t = lap("read+enrich", t)
     papers = link(papers, settings.related)
     t = lap("link", t)
-    files = render_site(papers, glossary(papers), site_title_for(papers, settings))
+    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings))
     t = lap("render", t)
-    written = write_site(docs_dir, files)
-    lap("write", t)
+    written = write_site(docs_dir, outputs)
     collections = sorted({p.collection for p in papers})
-    return Summary(len(papers), collections, report, written, time.perf_counter() - start, stages)
+    summary = Summary(len(papers), collections, report, written, 0.0, stages)
+    run_cache.save(fingerprint, {name: len(text.encode("utf-8")) for name, text in outputs.items()}, summary)
+    lap("write", t)
+    summary.seconds = time.perf_counter() - start
+    return summary

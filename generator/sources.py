@@ -286,15 +286,22 @@ def shown_path(path: Path, root: Path | None) -> str:
     return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
 
 
-def read_inputs(paths: Iterable[Path], report: Report, root: Path | None = None) -> list[Record]:
-    """Every record of every input, files in sorted order so the output does not depend
-    on the order the inputs were listed in."""
-    files = sorted(set(expand_inputs(paths, report)), key=lambda p: str(p))
+def input_files(paths: Iterable[Path], report: Report) -> list[Path]:
+    """The files to read, sorted, so the output does not depend on the order inputs were listed in."""
+    return sorted(set(expand_inputs(paths, report)), key=lambda p: str(p))
+
+
+def read_files(files: list[Path], report: Report, root: Path | None = None) -> list[Record]:
     records: list[Record] = []
     for path in files:
         records.extend(read_file(path, report, shown_path(path, root) if root else None))
     _report_repeated_ids(records, report)
     return records
+
+
+def read_inputs(paths: Iterable[Path], report: Report, root: Path | None = None) -> list[Record]:
+    """Every record of every input (files and folders)."""
+    return read_files(input_files(paths, report), report, root)
 
 
 def _report_repeated_ids(records: list[Record], report: Report) -> None:

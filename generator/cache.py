@@ -1,0 +1,107 @@
+"""What the generator remembers between runs, in the docs folder's `.abstracts-site/`
+(MkDocs ignores dot-folders):
+
+- a fingerprint of the whole run (the generator's code, data and templates, the settings,
+  every input file's bytes) with the files it wrote: a run whose fingerprint matches and
+  whose files are intact does nothing at all (the `mkdocs serve` no-op rebuild);
+- the enriched Paper of every record, keyed by the record's content: after an edit only
+  the changed abstracts are derived again. The cache is dropped whenever the code, data
+  or templates change, so it never serves results of another generator version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+
+from .model import Paper, Record
+from .write import write_atomic
+
+FOLDER = ".abstracts-site"
+STATE = "state.json"
+PAPERS = "papers.pickle"
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of the package's code, data and templates: any change invalidates the caches."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".yml", ".j2") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def run_fingerprint(files: list[Path], settings: object) -> str:
+    digest = hashlib.sha256(code_fingerprint().encode())
+    digest.update(repr(settings).encode())
+    for path in files:
+        digest.update(str(path).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def record_key(record: Record) -> str:
+    return hashlib.sha256(json.dumps(asdict(record), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+class RunCache:
+    def __init__(self, docs_dir: Path):
+        self.folder = docs_dir / FOLDER
+        self.state: dict = self._load_state()
+        self._papers: dict[str, Paper] | None = None
+        self.fresh_papers: dict[str, Paper] = {}
+
+    def _load_state(self) -> dict:
+        try:
+            state = json.loads((self.folder / STATE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return state if state.get("code") == code_fingerprint() else {}
+
+    def unchanged(self, fingerprint: str, docs_dir: Path) -> bool:
+        """Same run as last time, and every file it wrote is still there with its size."""
+        if self.state.get("fingerprint") != fingerprint:
+            return False
+        for relative, size in self.state.get("files", {}).items():
+            path = docs_dir / relative
+            if not path.is_file() or path.stat().st_size != size:
+                return False
+        return True
+
+    def paper(self, record: Record) -> tuple[str, Paper | None]:
+        if self._papers is None:
+            self._papers = self._load_papers()
+        key = record_key(record)
+        return key, self._papers.get(key)
+
+    def _load_papers(self) -> dict[str, Paper]:
+        if not self.state:
+            return {}
+        try:
+            with (self.folder / PAPERS).open("rb") as handle:
+                papers = pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+            return {}
+        return papers if isinstance(papers, dict) else {}
+
+    def save(self, fingerprint: str, files: dict[str, int], summary) -> None:
+        """Remember this run (file sizes, what it reported); the enrich cache keeps only this run's records."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.folder / PAPERS, pickle.dumps(self.fresh_papers, protocol=pickle.HIGHEST_PROTOCOL))
+        state = {
+            "code": code_fingerprint(),
+            "fingerprint": fingerprint,
+            "files": dict(sorted(files.items())),
+            "papers": summary.papers,
+            "collections": summary.collections,
+            "warnings": summary.report.warnings,
+            "duplicates": summary.report.duplicates,
+        }
+        write_atomic(self.folder / STATE, json.dumps(state, indent=1).encode("utf-8"))
