@@ -44,6 +44,7 @@ def on_pre_build(*, config: MkDocsConfig) -> None:
                 site_title=config.site_name,
                 progress=bool(settings.get("progress", False)),
                 source_root=Path(settings.get("source_root") or Path(config.config_file_path).parent),
+                site_url=config.site_url or None,
             ),
         )
     except InputError as error:

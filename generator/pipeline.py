@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from datetime import datetime, timezone
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -26,6 +28,7 @@ class Settings:
     site_title: str | None = None
     progress: bool = False
     source_root: Path | None = None  # input paths are shown relative to this folder
+    site_url: str | None = None  # makes feed links absolute
 
 
 @dataclass
@@ -80,6 +83,14 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     return papers
 
 
+def feed_date(files: list[Path]) -> str:
+    """Abstracts carry no dates: feeds are dated by SOURCE_DATE_EPOCH (reproducible builds),
+    else by the newest input file."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    seconds = int(epoch) if epoch and epoch.isdigit() else max((int(f.stat().st_mtime) for f in files), default=0)
+    return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def site_title_for(papers: list[Paper], settings: Settings) -> str:
     if settings.site_title:
         return settings.site_title
@@ -102,7 +113,7 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
         raise InputError(str(docs_dir), "output folder is a file")
     files = input_files(inputs, report)
     run_cache = RunCache(docs_dir)
-    fingerprint = run_fingerprint(files, (settings.related, settings.site_title, str(settings.source_root)))
+    fingerprint = run_fingerprint(files, (settings.related, settings.site_title, str(settings.source_root), settings.site_url))
     if run_cache.unchanged(fingerprint, docs_dir):
         # Nothing changed since the last run: nothing to derive, nothing to write.
         state = run_cache.state
@@ -113,7 +124,7 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
     t = lap("read+enrich", t)
     papers = link(papers, settings.related)
     t = lap("link", t)
-    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings))
+    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url)
     t = lap("render", t)
     written = write_site(docs_dir, outputs)
     collections = sorted({p.collection for p in papers})

@@ -21,6 +21,7 @@ from .enrich import slugify
 from .link import GlossaryEntry
 from .markup import escape_markdown, link_names
 from .model import Paper
+from .topicmap import positions
 
 MARKER = "abstracts-site"  # every generated page says `generated_by: abstracts-site`
 MIN_PAPERS_PER_TAG_PAGE = 2
@@ -39,8 +40,9 @@ SECTIONS = {
     "tags": Section("tags", "Tags", "Tag", "Methods, tasks and concepts, from a curated vocabulary and the abstracts' recurring phrases."),
     "areas": Section("areas", "Areas", "Area", "Each paper's main topic, from a taxonomy modelled on ICLR's primary areas."),
     "collections": Section("collections", "Collections", "Collection", "One collection per input file, or as the records name it."),
+    "feeds": Section("feeds", "Feeds", "Feed", "An Atom feed per collection."),
 }
-ROOT_FILES = ("index.md", "glossary.md", "papers.json")
+ROOT_FILES = ("index.md", "glossary.md", "map.md", "papers.json")
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,36 @@ def area_chart(areas: list[Group]) -> str:
     )
     # One line: Markdown passes a raw HTML block through only while it has no blank lines.
     return " ".join(html.split())
+
+
+def topic_map(papers: list[Paper], areas: list[Group]) -> str:
+    """The map page's HTML: a positioned link per paper and a legend of areas."""
+    colour = {a.name: index for index, a in enumerate(areas)}
+    points = [
+        {"title": p.title, "slug": p.slug, "x": round(100 * x, 2), "y": round(100 * y, 2), "area": colour[p.area]}
+        for p, (x, y) in zip(papers, positions(papers))
+    ]
+    html = _html_environment().get_template("topic_map.html.j2").render(points=points, areas=areas)
+    return " ".join(html.split())
+
+
+def feed(collection: str, papers: list[Paper], updated: str, site_url: str | None) -> str:
+    """An Atom feed of one collection (autoescaped XML; links relative to feeds/)."""
+    return _xml_environment().get_template("feed.xml.j2").render(
+        collection=collection, slug=slugify(collection), papers=papers, updated=updated, site_url=site_url
+    )
+
+
+@cache
+def _xml_environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("generator", "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
 
 
 def _page(template: str, metadata: dict, **context) -> str:
@@ -133,8 +165,15 @@ def paper_record(paper: Paper, tag_slugs: dict[str, str]) -> dict:
     }
 
 
-def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: str) -> dict[str, str]:
-    """All generated files, keyed by path relative to the docs folder."""
+def render_site(
+    papers: list[Paper],
+    glossary: list[GlossaryEntry],
+    site_title: str,
+    updated: str = "1970-01-01T00:00:00Z",
+    site_url: str | None = None,
+) -> dict[str, str]:
+    """All generated files, keyed by path relative to the docs folder. `updated` dates the
+    feeds (abstracts carry no dates); `site_url` makes their links absolute."""
     files: dict[str, str] = {}
     tag_pages = _tag_pages(papers)
     tag_slugs = {tag: slugify(tag) for tag in tag_pages}
@@ -153,7 +192,7 @@ def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: 
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),
         ("areas", _members(papers, lambda p: p.area), lambda a: "Papers whose main topic is this area."),
-        ("collections", _members(papers, lambda p: p.collection), lambda c: "Papers in this collection."),
+        ("collections", _members(papers, lambda p: p.collection), lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugify(c)}.xml))."),
     ]
     for folder, members_by_name, intro in sections:
         section = SECTIONS[folder]
@@ -176,6 +215,9 @@ def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: 
             groups=groups,
         )
 
+    for collection, members in _members(papers, lambda p: p.collection).items():
+        files[f"feeds/{slugify(collection)}.xml"] = feed(collection, members, updated, site_url)
+
     files["glossary.md"] = _page(
         "glossary.md.j2",
         {"title": "Glossary"},
@@ -184,6 +226,7 @@ def render_site(papers: list[Paper], glossary: list[GlossaryEntry], site_title: 
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
     area_groups = [Group(n, slugify(n), len(m)) for n, m in sorted(_members(papers, lambda p: p.area).items(), key=lambda i: (-len(i[1]), i[0]))]
+    files["map.md"] = _page("map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=topic_map(papers, area_groups))
     files["index.md"] = _page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},

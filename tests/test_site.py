@@ -164,3 +164,32 @@ def test_a_whole_corpus_file_builds_into_any_folder(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert len(list((tmp_path / "site" / "papers").glob("*/index.html"))) == 418
     assert "site built in" in result.stdout
+
+
+def test_topic_map_places_every_paper_and_links_it(seeds_site):
+    site, _ = seeds_site
+    page = Page((site / "map" / "index.html").read_text(encoding="utf-8"))
+    dots = [href for _, href in page.links if href.startswith("../papers/")]
+    assert len(dots) == 38 and len(set(dots)) == 38
+    assert all((site / "map" / href / "index.html").resolve().exists() for href in dots)
+    html = (site / "map" / "index.html").read_text(encoding="utf-8")
+    positions = [tuple(map(float, m)) for m in __import__("re").findall(r"left: ([\d.]+)%; top: ([\d.]+)%", html)]
+    assert len(positions) == 38 and len(set(positions)) > 30  # spread out, not stacked
+    assert all(0 <= x <= 100 and 0 <= y <= 100 for x, y in positions)
+
+
+def test_each_collection_has_a_valid_atom_feed(seeds_site):
+    import xml.etree.ElementTree as ElementTree
+
+    site, _ = seeds_site
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ElementTree.parse(site / "feeds" / "iclr-2025-papers.xml").getroot()
+    assert feed.tag == f"{atom}feed" and feed.find(f"{atom}title").text == "ICLR 2025 Papers"
+    entries = feed.findall(f"{atom}entry")
+    assert len(entries) == 38
+    for entry in entries:
+        assert entry.find(f"{atom}title").text and entry.find(f"{atom}summary").text
+        href = entry.find(f"{atom}link").get("href")
+        assert (site / "feeds" / href / "index.html").resolve().exists()
+    collection = Page((site / "collections/iclr-2025-papers/index.html").read_text(encoding="utf-8"))
+    assert any(href.endswith("feeds/iclr-2025-papers.xml") for _, href in collection.links)

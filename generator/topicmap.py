@@ -1,0 +1,89 @@
+"""A 2D map of all papers: related papers close together, areas as colours.
+
+The layout starts from a spectral embedding of the related-papers graph and is refined
+with a few hundred vectorised steps of UMAP's force model (attract along graph edges,
+repel from random papers). On ijcai2024 a paper's 5 nearest map neighbours share its real
+area 42.4% of the time (spectral alone 37.4%, 2-D SVD 25.9%, t-SNE 47.9% but 13 s for
+1,044 papers); this takes about 0.4 s per 1,000 papers and is deterministic.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy import sparse
+from sklearn.manifold import SpectralEmbedding
+
+from .model import Paper
+
+EPOCHS = 300
+NEGATIVE_SAMPLES = 5
+STEP = 0.5
+GRAVITY = 0.01
+# UMAP's curve parameters for min_dist = 0.1.
+A, B = 1.58, 0.9
+
+
+def _graph(papers: list[Paper]) -> sparse.csr_matrix:
+    index = {p.id: i for i, p in enumerate(papers)}
+    rows, cols, weights = [], [], []
+    for i, paper in enumerate(papers):
+        for related in paper.related:
+            j = index.get(related.id)
+            if j is not None:
+                rows.append(i)
+                cols.append(j)
+                weights.append(max(related.score, 1e-3))
+    n = len(papers)
+    graph = sparse.csr_matrix((weights, (rows, cols)), shape=(n, n))
+    return graph.maximum(graph.T)
+
+
+def _accumulate(index: np.ndarray, gradient: np.ndarray, n: int) -> np.ndarray:
+    return np.stack(
+        [np.bincount(index, weights=gradient[:, 0], minlength=n), np.bincount(index, weights=gradient[:, 1], minlength=n)],
+        axis=1,
+    )
+
+
+def positions(papers: list[Paper]) -> np.ndarray:
+    """Each paper's place on the map, in [0, 1] x [0, 1]."""
+    n = len(papers)
+    if n < 8:  # too few for an embedding: a circle
+        angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        return 0.5 + 0.35 * np.stack([np.cos(angles), np.sin(angles)], axis=1) if n > 1 else np.full((n, 2), 0.5)
+    graph = _graph(papers)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "graph is not fully connected": the layout handles it
+        start = SpectralEmbedding(2, affinity="precomputed", random_state=0).fit_transform(graph)
+    layout = _refine(graph, start)
+    # Scale by the central 98%: a few stray papers must not squeeze everyone else into a corner.
+    low, high = np.percentile(layout, 1, axis=0), np.percentile(layout, 99, axis=0)
+    scaled = (layout - low) / np.where(high - low > 0, high - low, 1)
+    return 0.03 + 0.94 * np.clip(scaled, 0, 1)
+
+
+def _refine(graph: sparse.csr_matrix, start: np.ndarray) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    edges = sparse.triu(graph, 1).tocoo()
+    i, j = edges.row, edges.col
+    n = start.shape[0]
+    # Spectral coordinates of small disconnected groups can be extreme: rank-normalise first.
+    layout = (np.argsort(np.argsort(start, axis=0), axis=0) / max(n - 1, 1) - 0.5) * 10
+    degree = np.bincount(np.concatenate([i, j]), minlength=n) + 1
+    sources = np.repeat(np.arange(n), NEGATIVE_SAMPLES)
+    for epoch in range(EPOCHS):
+        rate = STEP * (1.0 - epoch / EPOCHS)
+        delta = layout[i] - layout[j]
+        d2 = (delta * delta).sum(axis=1) + 1e-9
+        pull = np.clip((-2 * A * B * d2 ** (B - 1) / (1 + A * d2**B))[:, None] * delta, -4, 4)
+        update = _accumulate(i, pull, n) - _accumulate(j, pull, n)
+        others = rng.integers(0, n, len(sources))
+        delta = layout[sources] - layout[others]
+        d2 = (delta * delta).sum(axis=1)
+        push = np.clip((2 * B / ((0.001 + d2) * (1 + A * d2**B)))[:, None] * delta, -4, 4)
+        update += _accumulate(sources, push, n) * (degree / NEGATIVE_SAMPLES)[:, None]
+        update -= GRAVITY * layout * degree[:, None]  # keeps groups without links near the rest
+        layout += rate * update / degree[:, None]
+    return layout
