@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 KATEX := docs/assets/vendor/katex
 
-.PHONY: setup serve build test browser-deps clean
+.PHONY: setup serve build test eval bench browser-deps clean
 
 setup: $(VENV)/.installed $(KATEX)/katex.min.js
 
@@ -37,6 +37,16 @@ browser-deps:
 
 test: setup browser-deps
 	$(BIN)/pytest -q
+
+# Quality of derived titles, tags, summaries and related papers against the real corpora.
+CORPUS ?= ../shared/corpus
+eval: setup
+	$(BIN)/python -m generator.evaluate $(CORPUS)/colm2025.jsonl $(CORPUS)/corl2025.jsonl $(CORPUS)/iclr2018.jsonl $(CORPUS)/iclr2024.jsonl $(CORPUS)/ijcai2024.jsonl
+
+# Time, memory and size of whole sites at ~40, ~2,200, ~4,200 and ~12,000 papers.
+BENCH_ARGS ?= --sizes 40,2200,4200,12000 --repeat 3
+bench: setup
+	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf site $(VENV) node_modules $(KATEX) .pytest_cache

@@ -83,6 +83,8 @@ def enrich(record: Record) -> Paper:
     acronyms = find_acronyms(text)
     name, derived_title = _name_and_title(parts, text, acronyms, frozenset())
     title = record.title or derived_title
+    if record.title and name and name not in record.title:
+        name = None  # the real title says what the paper introduces; this name is only used
     hits = vocabulary_hits(text)
     tags = derive_tags(text, record.keywords, hits)
     links = [classify_link(url) for url in dict.fromkeys(markup.urls(parts))]

@@ -14,7 +14,7 @@ import numpy as np
 from .enrich import retitle
 from .model import Acronym, Mention, Paper, Related
 from .similar import neighbours
-from .names import GENERIC_ACRONYMS
+from .names import GENERIC_ACRONYMS, looks_like_name
 from .tagging import MAX_TAGS, MIN_TAGS
 from .textutil import normalise_term
 
@@ -40,7 +40,7 @@ def drop_common_names(papers: list[Paper]) -> list[Paper]:
         return papers
     document_frequency: Counter[str] = Counter()
     for paper in papers:
-        document_frequency.update({t.rstrip(".-") for t in _TOKEN.findall(paper.text)} & named)
+        document_frequency.update(_tokens(paper) & named)
     banned = frozenset(name for name in named if document_frequency[name] >= COMMON_NAME_PAPERS)
     if not banned:
         return papers
@@ -232,20 +232,36 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
     return tuple(reasons[:4])
 
 
+MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)
+
+
+def _tokens(paper: Paper) -> set[str]:
+    return {t.rstrip(".-") for t in _TOKEN.findall(paper.text)}
+
+
 def add_mentions(papers: list[Paper]) -> list[Paper]:
-    """Link a name one paper introduces wherever another abstract uses it."""
+    """Link a name one paper introduces wherever another abstract uses it. Only name-like
+    names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once."""
     introducers: dict[str, list[int]] = defaultdict(list)
     for index, paper in enumerate(papers):
-        if paper.name and len(paper.name) >= 3 and paper.name not in GENERIC_ACRONYMS:
+        words = paper.name.split() if paper.name else []
+        if words and len(paper.name) >= 3 and paper.name not in GENERIC_ACRONYMS and any(looks_like_name(w) for w in words):
             introducers[paper.name].append(index)
     names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
     if not names:
         return papers
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w-])")
+    # A name in a large share of abstracts belongs to the field, whoever seems to introduce it.
+    limit = max(10, len(papers) // 50)
+    frequency = Counter(name for paper in papers for name in _tokens(paper) & names.keys())
+    names = {name: index for name, index in names.items() if frequency[name] <= limit}
+    single = {name for name in names if " " not in name}
+    multi = sorted(names.keys() - single)
     mentions: dict[int, list[Mention]] = defaultdict(list)
     mentioned_by: dict[int, list[Mention]] = defaultdict(list)
     for index, paper in enumerate(papers):
-        for name in sorted(set(pattern.findall(paper.text))):
+        # Set intersection, not one regex per name: linear in the corpus.
+        found = (_tokens(paper) & single) | {n for n in multi if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", paper.text)}
+        for name in sorted(found):
             target = names[name]
             if target == index:
                 continue

@@ -18,7 +18,7 @@ import yaml
 
 from . import __version__
 from .enrich import slugify
-from .link import GlossaryEntry
+from .link import MAX_MENTIONED_BY, GlossaryEntry
 from .markup import escape_markdown, link_names
 from .model import Paper
 from .topicmap import positions
@@ -150,7 +150,11 @@ def paper_record(paper: Paper, tag_slugs: dict[str, str]) -> dict:
             for r in paper.related
         ],
         "mentions": [{"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentions],
-        "mentioned_by": [{"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentioned_by],
+        "mentioned_by": [
+            {"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"}
+            for m in paper.mentioned_by[:MAX_MENTIONED_BY]
+        ],
+        "mentioned_by_count": len(paper.mentioned_by),
         "authors": list(paper.authors),
         "source": {
             "file": paper.origin.file,

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 ROW_BLOCK = 512
 CANDIDATES = 40
@@ -36,6 +35,8 @@ class Neighbours:
 
 
 def vectorize(documents: list[str]) -> tuple[sparse.csr_matrix, np.ndarray]:
+    from sklearn.feature_extraction.text import TfidfVectorizer  # ~1 s to import: only when linking
+
     vectorizer = TfidfVectorizer(
         sublinear_tf=True,
         ngram_range=(1, 2),

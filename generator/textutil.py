@@ -6,9 +6,14 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from importlib import resources
 
-STOP_WORDS = frozenset(ENGLISH_STOP_WORDS) | {
+ENGLISH_STOP_WORDS = frozenset(
+    line.strip()
+    for line in resources.files("generator").joinpath("data").joinpath("stopwords.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
+STOP_WORDS = ENGLISH_STOP_WORDS | {
     "via", "using", "based", "new", "novel", "propose", "proposed", "approach", "method",
     "paper", "work", "show", "shows", "results", "use", "used", "uses", "different", "various",
     "existing", "prior", "state", "art", "performance", "effective", "efficient", "task", "tasks",

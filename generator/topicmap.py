@@ -13,7 +13,6 @@ import warnings
 
 import numpy as np
 from scipy import sparse
-from sklearn.manifold import SpectralEmbedding
 
 from .model import Paper
 
@@ -53,6 +52,8 @@ def positions(papers: list[Paper]) -> np.ndarray:
     if n < 8:  # too few for an embedding: a circle
         angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
         return 0.5 + 0.35 * np.stack([np.cos(angles), np.sin(angles)], axis=1) if n > 1 else np.full((n, 2), 0.5)
+    from sklearn.manifold import SpectralEmbedding  # imported only when a map is drawn
+
     graph = _graph(papers)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "graph is not fully connected": the layout handles it
