@@ -214,3 +214,37 @@ def test_command_reports_a_missing_corpus_cleanly(tmp_path):
     )
     assert result.returncode == 2
     assert "nope.jsonl: no such file" in result.stderr and "Traceback" not in result.stderr
+
+
+# Floors a little under what the generator reached (see the closing notes of the titles,
+# tags and related-papers issues), so that quality cannot silently regress. Two small
+# corpora keep this to a few seconds.
+FLOORS = {
+    "corl2025.jsonl": {
+        ("titles", "rouge1_f1"): 0.31,
+        ("titles", "name_recall_any"): 0.65,
+        ("keywords", "recall_exact"): 0.56,
+        ("keywords", "recall_lenient"): 0.69,
+        ("tags", "min_tags"): 3,
+        ("summary", "one_sentence"): 0.92,
+        ("related", "keyword_lift"): 3.3,
+    },
+    "iclr2018.jsonl": {
+        ("titles", "rouge1_f1"): 0.25,
+        ("keywords", "recall_exact"): 0.52,
+        ("keywords", "recall_lenient"): 0.65,
+        ("tags", "min_tags"): 3,
+        ("summary", "one_sentence"): 0.95,
+        ("related", "keyword_lift"): 4.8,
+    },
+}
+CEILINGS = {("related", "max_recommended"): 10, ("related", "never_recommended"): 0.01, ("tags", "largest_tag_share"): 0.35}
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_quality_does_not_fall_below_its_floor(name):
+    result = evaluate_corpus(corpus(name))
+    for (section, key), floor in FLOORS[name].items():
+        assert result.metric(section, key) >= floor, (section, key, result.metric(section, key))
+    for (section, key), ceiling in CEILINGS.items():
+        assert result.metric(section, key) <= ceiling, (section, key, result.metric(section, key))
