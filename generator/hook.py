@@ -68,5 +68,7 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files) 
     if page.meta.get("generated_by") == MARKER and "title" in page.meta:
         text = str(page.meta["title"])
         page.meta["title_text"] = text
-        page.meta["title"] = page.title = html.escape(text, quote=False)
+        page.meta["title"] = html.escape(text, quote=False)
+        if page.title == text:  # not a title given in mkdocs.yml's nav ("Home", "Tags")
+            page.title = page.meta["title"]
     return markdown

@@ -1,4 +1,4 @@
-"""Screenshots of the built seeds site for the README: home, a paper (light and dark), search.
+"""Screenshots of the built seeds site for the README: home, a paper (light and dark), map, search.
 
 Usage: python scripts/screenshots.py [SITE_DIR] [OUT_DIR]   (after `mkdocs build`)
 Serves SITE_DIR on 127.0.0.1 and drives Debian's Chromium through Playwright.
@@ -51,6 +51,9 @@ def main() -> None:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{base}/")
         page.screenshot(path=out / "home.png")
+        page.goto(f"{base}/map/")
+        page.screenshot(path=out / "map.png")
+        page.goto(f"{base}/")
         page.keyboard.press("/")
         page.keyboard.type("PatchSAE")
         page.wait_for_selector(".md-search-result__item")
