@@ -75,7 +75,7 @@ def unique_titles(papers: list[Paper]) -> list[Paper]:
     return result
 
 
-DOMINANT_TAG_SHARE = 0.4  # a derived tag on more papers than this tells readers nothing
+DOMINANT_TAG_SHARE = 0.25  # a derived tag on more papers than this tells readers nothing
 DOMINANT_MIN_PAPERS = 50
 # First words that make a phrase a clause fragment, last words that leave it dangling.
 _NOT_PHRASE_START = frozenset(

@@ -297,12 +297,16 @@ def derive_summary(text: str) -> str:
             i,
         ),
     )
-    sentence = _LEAD_IN.sub("", all_sentences[ranked[0]])
-    sentence = _LEAD_IN.sub("", sentence)  # "To this end, specifically, ..."
-    return _shorten(sentence_case(sentence))
+    candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked]
+    # The best sentence that fits whole (or cut at a clause), before any cut with "…".
+    for candidate in candidates[:4]:
+        short = _shorten(candidate, allow_ellipsis=False)
+        if short:
+            return short
+    return _shorten(candidates[0])
 
 
-def _shorten(sentence: str) -> str:
+def _shorten(sentence: str, allow_ellipsis: bool = True) -> str | None:
     sentence = sentence.rstrip()
     if len(sentence) <= MAX_SUMMARY_CHARS:
         return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
@@ -314,5 +318,7 @@ def _shorten(sentence: str) -> str:
     fitting = [p for p in cut_points if 60 <= p <= MAX_SUMMARY_CHARS - 1]
     if fitting:
         return sentence[: fitting[-1]].rstrip(" ,;") + "."
+    if not allow_ellipsis:
+        return None
     words = sentence[: MAX_SUMMARY_CHARS - 1].rsplit(" ", 1)[0]
     return words.rstrip(" ,;") + "…"

@@ -1,0 +1,28 @@
+"""The benchmark keeps working: a seconds-long run at ~40 papers (make bench runs all sizes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, corpus_file
+
+
+@pytest.mark.slow
+def test_small_benchmark_runs_and_reports_every_column(tmp_path):
+    corpus_file("iclr2024.jsonl")  # skips cleanly where the corpora are absent
+    out = tmp_path / "bench.json"
+    result = subprocess.run(
+        [sys.executable, "scripts/bench.py", "--sizes", "40", "--repeat", "1", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "full/bare" in result.stdout
+    median = json.loads(out.read_text())["results"]["40"]["median"]
+    assert median["papers"] == 40
+    assert median["rewr"] == 0  # a no-op regeneration rewrites nothing
+    assert median["KB/page"] <= 30_000  # bytes of HTML per paper page
+    assert median["full s"] > 0 and median["bare s"] > 0 and median["search MB"] > 0

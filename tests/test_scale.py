@@ -1,0 +1,55 @@
+"""No quadratic surprises: a paper page's HTML and the navigation do not grow with the
+number of papers (structure, not timing; timing lives in scripts/bench.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+from conftest import corpus_file, run_cli
+
+
+def build(tmp_path: Path, count: int) -> Path:
+    lines = corpus_file("colm2025.jsonl").read_text(encoding="utf-8").splitlines()[:count]
+    source = tmp_path / f"colm{count}.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    site = tmp_path / f"site{count}"
+    result = run_cli("build", str(source), "--site", str(site))
+    assert result.returncode == 0, result.stderr[-2000:]
+    return site
+
+
+def page_sizes(site: Path, slugs: set[str]) -> dict[str, int]:
+    return {p.parent.name: p.stat().st_size for p in (site / "papers").glob("*/index.html") if p.parent.name in slugs}
+
+
+def nav_links(html: str) -> int:
+    nav = html[html.index('<nav class="md-nav md-nav--primary') :]
+    nav = nav[: nav.index("</nav>")]
+    return len(re.findall(r"<a ", nav))
+
+
+@pytest.mark.slow
+def test_page_html_and_nav_stay_bounded_as_the_corpus_grows(tmp_path):
+    small, large = build(tmp_path, 60), build(tmp_path, 400)
+    shared = {p.parent.name for p in (small / "papers").glob("*/index.html")} & {
+        p.parent.name for p in (large / "papers").glob("*/index.html")
+    }
+    assert len(shared) >= 50
+    before, after = page_sizes(small, shared), page_sizes(large, shared)
+    # The same papers' pages weigh the same whatever the corpus size (related lists,
+    # tags and mentions are capped), within a few percent.
+    assert statistics.mean(after.values()) <= 1.05 * statistics.mean(before.values())
+    assert max(after.values()) <= 40_000
+    paper = next(iter(shared))
+    small_html = (small / "papers" / paper / "index.html").read_text(encoding="utf-8")
+    large_html = (large / "papers" / paper / "index.html").read_text(encoding="utf-8")
+    assert nav_links(small_html) == nav_links(large_html) <= 20
+    # What does grow is the search index, linearly: bytes per paper stay alike.
+    per_paper = [len((site / "search/search_index.json").read_bytes()) / n for site, n in ((small, 60), (large, 400))]
+    assert per_paper[1] <= 1.2 * per_paper[0]
+    assert json.loads((large / "papers.json").read_text())["papers"]
