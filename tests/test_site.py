@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -90,20 +91,34 @@ def test_every_paper_page_has_all_derived_fields(seeds_site):
         assert meta["generated_by"] == "abstracts-site"
 
 
-def test_every_internal_link_resolves(seeds_site):
+def test_every_internal_link_and_anchor_resolves(seeds_site):
     site, _ = seeds_site
+    ids: dict[Path, set[str]] = {}
+
+    def anchors(page: Path) -> set[str]:
+        if page not in ids:
+            ids[page] = set(re.findall(r'\sid="([^"]+)"', page.read_text(encoding="utf-8")))
+        return ids[page]
+
     checked = 0
     for path in sorted(site.rglob("*.html")):
         page = Page(path.read_text(encoding="utf-8"))
         base = path.parent.relative_to(site).as_posix()
         for _, href in page.links:
-            if href.startswith(("http://", "https://", "mailto:", "#", "javascript:")) or not href:
+            if href.startswith(("http://", "https://", "mailto:", "javascript:")) or not href:
                 assert not href.startswith("javascript:"), (path, href)
                 continue
-            # The 404 page links from the site root (it is served at any depth).
-            target = posixpath.normpath(href.split("#")[0].lstrip("/") if href.startswith("/") else posixpath.join(base, href.split("#")[0]))
-            resolved = site / target
-            assert resolved.exists() and (resolved.is_file() or (resolved / "index.html").exists()), (path, href)
+            address, _, fragment = href.partition("#")
+            if address:
+                # The 404 page links from the site root (it is served at any depth).
+                target = posixpath.normpath(address.lstrip("/") if address.startswith("/") else posixpath.join(base, address))
+                resolved = site / target
+                assert resolved.exists() and (resolved.is_file() or (resolved / "index.html").exists()), (path, href)
+                resolved = resolved / "index.html" if resolved.is_dir() else resolved
+            else:
+                resolved = path
+            if fragment and resolved.suffix == ".html":
+                assert fragment in anchors(resolved), (path, href)
             checked += 1
     assert checked > 500
 
