@@ -446,3 +446,29 @@ def test_search_results_show_hostile_titles_as_text(hostile):
     expect(first.locator("h1")).to_have_text(HOSTILE["title"])
     tab.assert_clean()
     tab.page.close()
+
+
+def test_hostile_abstracts_open_no_dialog_and_run_no_script(browser, tmp_path_factory):
+    """Every page built from the bad-input matrix's hostile abstracts, loaded in Chromium:
+    no alert/confirm dialog opens, no script from the input runs, nothing is fetched."""
+    from test_bad_input import HOSTILE, hostile_file
+
+    folder = tmp_path_factory.mktemp("hostile-abstracts")
+    source = hostile_file(folder)
+    result = run_cli("build", str(source), "--site", str(folder / "site"))
+    assert result.returncode == 0, result.stderr
+    server, url = serve(folder / "site")
+    context = browser.new_context()
+    dialogs: list[str] = []
+    context.on("page", lambda page: page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss())))
+    tab = Tab(context, url)
+    tab.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    pages = sorted(p.name for p in (folder / "site" / "papers").iterdir())
+    assert len(pages) == len(HOSTILE) + 3
+    for slug in ["", "glossary/", "map/", *[f"papers/{s}/" for s in pages]]:
+        tab.open(slug)
+        tab.page.wait_for_load_state("load")
+    assert dialogs == []
+    tab.assert_clean()
+    context.close()
+    server.shutdown()
