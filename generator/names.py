@@ -275,7 +275,24 @@ def introduced_name(
         if match and _candidate(match.group(1), expansions, banned) and match.group(1) not in expansions.values():
             if text.count(match.group(1)) >= 2:
                 return result(match.group(1), sentence)
+    # Last: a name the abstract keeps using (twice or more, and in its second half too),
+    # as the subject of what the paper does ("AffineQuant achieves ...").
+    counts: dict[str, int] = {}
+    for token in re.findall(_NAME_TOKEN, text):
+        token = token.rstrip(".-")
+        if _candidate(token, expansions, banned) and not token[0].isdigit():
+            counts[token] = counts.get(token, 0) + 1
+    repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
+    if repeated:
+        best = max(repeated, key=lambda t: (counts[t], -text.index(t)))
+        return result(best, next((s for s in all_sentences if best in s), ""))
     return None
+
+
+def _used_only(token: str, text: str) -> bool:
+    """Every mention follows 'on', 'with', 'than'...: a dataset or baseline, not the contribution."""
+    positions = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(token)}(?![\w-])", text)]
+    return bool(positions) and all(_USED_BEFORE.search(text[max(0, p - 40) : p]) for p in positions)
 
 
 def _inside_plain_parenthesis(after: str, start: int, expansions: dict[str, str]) -> bool:

@@ -107,6 +107,8 @@ def _descriptor(phrase: str) -> str:
     return _LEADING_FILLER.sub("", clipped)
 
 
+# Words that follow "we" without being its verb ("we often care", "we also show").
+_NOT_VERBS = frozenset("often also further then first still now thus here therefore additionally usually typically finally".split())
 # Verbs too vague to state a purpose ("a method that enables ...").
 _WEAK_PURPOSE = frozenset("is has was does enables allows achieves makes yields shows leverages uses provides offers outperforms".split())
 
@@ -215,7 +217,7 @@ def contribution_title(text: str) -> str:
     # Pass 4: any "we VERB X" ("we find a simple fix ...").
     for sentence in all_sentences:
         match = re.search(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)", sentence)
-        if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS:
+        if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 return title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}")
