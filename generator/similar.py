@@ -35,18 +35,23 @@ class Neighbours:
 
 
 def vectorize(documents: list[str]) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """TF-IDF rows. Abstracts of only stop words, digits or symbols ('0', '???') still get
+    a row: a permissive vocabulary first, an empty one last (such papers relate by order)."""
     from sklearn.feature_extraction.text import TfidfVectorizer  # ~1 s to import: only when linking
 
-    vectorizer = TfidfVectorizer(
-        sublinear_tf=True,
-        ngram_range=(1, 2),
-        stop_words="english",
-        min_df=1 if len(documents) < 200 else 2,
-        max_df=0.5 if len(documents) >= 20 else 1.0,
-        dtype=np.float32,
-    )
-    matrix = vectorizer.fit_transform(documents).tocsr()
-    return matrix, vectorizer.get_feature_names_out()
+    n = len(documents)
+    attempts = [
+        dict(stop_words="english", min_df=1 if n < 200 else 2, max_df=0.5 if n >= 20 else 1.0),
+        dict(token_pattern=r"(?u)\b\w+\b"),
+    ]
+    for options in attempts:
+        vectorizer = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), dtype=np.float32, **options)
+        try:
+            matrix = vectorizer.fit_transform(documents).tocsr()
+        except ValueError:  # "empty vocabulary"
+            continue
+        return matrix, vectorizer.get_feature_names_out()
+    return sparse.csr_matrix((n, 1), dtype=np.float32), np.array([""])
 
 
 def _candidates(matrix: sparse.csr_matrix, areas: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:

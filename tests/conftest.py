@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,34 @@ def corpus_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"corpus {path} not available")
     return path
+
+
+class Dom(HTMLParser):
+    """Every element (tag, attributes), comment, and the visible text outside math spans
+    of an HTML fragment: what the tests check for markup injected from input."""
+
+    def __init__(self, html: str = ""):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.comments: list[str] = []
+        self.text: list[str] = []
+        self._math = 0
+        if html:
+            self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.elements.append((tag, attributes))
+        if tag == "span" and "arithmatex" in (attributes.get("class") or ""):
+            self._math += 1
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._math:
+            self._math -= 1
+
+    def handle_comment(self, data):
+        self.comments.append(data)
+
+    def handle_data(self, data):
+        if not self._math:
+            self.text.append(data)

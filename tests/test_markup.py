@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import markdown
 import pytest
 
+from conftest import Dom
 from generator.markup import to_markdown, to_plain, trim_url, urls
 
 
@@ -70,29 +69,14 @@ def test_math_is_marked_for_katex():
     ],
 )
 def test_markup_in_input_is_shown_as_text(hostile):
-    elements = Elements()
-    elements.feed(render(f"An abstract with {hostile} inside."))
-    for tag, attributes in elements.found:
+    dom = Dom(render(f"An abstract with {hostile} inside."))
+    for tag, attributes in dom.elements:
         assert tag in ("p", "strong", "em", "span", "a"), tag
-        for name, value in attributes:
+        for name, value in attributes.items():
             assert (name, tag) in (("class", "span"), ("href", "a")), name
             if name == "href":
                 assert value.startswith(("http://", "https://"))
-    assert not elements.comments
-
-
-class Elements(HTMLParser):
-    """Every element and attribute in an HTML fragment."""
-
-    def __init__(self):
-        super().__init__()
-        self.found, self.comments = [], []
-
-    def handle_starttag(self, tag, attrs):
-        self.found.append((tag, attrs))
-
-    def handle_comment(self, data):
-        self.comments.append(data)
+    assert not dom.comments
 
 
 @pytest.mark.parametrize("start", ["# Heading?", "- item", "+ item", "1. item", "> quote", "--- rule"])
