@@ -160,7 +160,8 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     for tag in tags:
         area = vocab.tag_area.get(tag)
         if area:
-            votes[area] += 1.0 + hits.get(tag, 0)
+            # Broad tags ('datasets', 'benchmarks') are in most abstracts: they vote softly.
+            votes[area] += (0.3 if tag in BROAD_TAGS else 1.0) * (1.0 + hits.get(tag, 0))
     folded_text = f" {fold(text)} "
     for area in vocab.areas:
         for cue in area.cues:  # folded when the vocabulary is loaded
