@@ -39,6 +39,7 @@ PAGE_TYPES = {
     "area": "areas/generative-models/",
     "collection": "collections/iclr-2025-papers/",
     "glossary": "glossary/",
+    "map": "map/",
     "404": "no/such/paper/",
 }
 
