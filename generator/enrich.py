@@ -12,7 +12,6 @@ from . import markup
 from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced_name
 from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
-from .textutil import fold
 from .titles import derive_summary, derive_title
 
 MAX_SLUG_CHARS = 60
@@ -113,6 +112,3 @@ def enrich(record: Record) -> Paper:
         candidate_phrases=candidate_phrases(text),
     )
 
-
-def title_key(title: str) -> str:
-    return fold(title)

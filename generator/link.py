@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .enrich import retitle
-from .model import Acronym, Mention, Paper, Related
+from .model import Mention, Paper, Related
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .tagging import MAX_TAGS, MIN_TAGS
@@ -298,5 +298,3 @@ def link(papers: list[Paper], related_count: int) -> list[Paper]:
     papers = add_mentions(papers)
     return add_related(papers, related_count)
 
-
-__all__ = ["Acronym", "GlossaryEntry", "glossary", "link"]

@@ -22,7 +22,6 @@ from .model import Origin, Record
 # Fields a record may carry, and the ones we accept but do not use.
 FIELDS = {"abstract", "title", "keywords", "authors", "url", "id", "primary_area", "tldr", "collection"}
 IGNORED_FIELDS = {"decision", "source", "venue", "year", "track", "status", "pdf", "bibtex"}
-LIST_FIELDS = {"keywords", "authors"}
 
 # A heading is one short line; anything longer is taken as the first abstract.
 MAX_HEADING_CHARS = 200

@@ -20,7 +20,6 @@ from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, singular
 
 MAX_TAGS = 8
 MIN_TAGS = 3
-MAX_SPELLING_TOKENS = 5
 # Acronyms also matched in lower case: none of them is an English word.
 LOWERCASE_OK = frozenset({"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LVLM", "LVLMs", "RLHF", "PEFT", "LoRA", "GNN", "GNNs", "CNN", "CNNs", "RNN", "RNNs", "LSTM", "VAE", "VAEs", "GAN", "GANs", "MARL", "SSL", "NeRF", "ViT", "MoE", "SAE", "SAEs", "OOD", "VQA", "NLP", "ICL", "CoT", "DPO", "MPC", "PINN", "VLA", "TTA"})
 # Tags so common in abstracts that one passing mention says little: they need two.
