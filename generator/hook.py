@@ -15,12 +15,21 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.pages import Page
 
+from generator import searchindex
 from generator.errors import InputError
 from generator.pipeline import Settings, generate
 from generator.render import MARKER
 
 log = logging.getLogger("mkdocs.hooks.abstracts")
 VENDORED = ("assets/vendor/katex/katex.min.js", "assets/vendor/katex/katex.min.css")
+DIRTY_WARNING = "A 'dirty' build is being performed"
+
+
+def on_startup(*, command: str, dirty: bool) -> None:
+    searchindex.dirty = dirty
+    if dirty:
+        # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
+        logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
 
 
 def _inputs(config: MkDocsConfig) -> list[Path]:
@@ -72,3 +81,8 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files) 
         if page.title == text:  # not a title given in mkdocs.yml's nav ("Home", "Tags")
             page.title = page.meta["title"]
     return markdown
+
+
+
+def on_post_build(*, config: MkDocsConfig) -> None:
+    searchindex.keep_whole(Path(config.site_dir))
