@@ -160,7 +160,7 @@ _USED_BEFORE = re.compile(
 _ADJECTIVE_SUFFIX = re.compile(
     r"-(?:based|like|style|aware|free|driven|guided|specific|level|wise|scale|sized|only|centric|agnostic|"
     r"generated|augmented|tuned|trained|powered|conditioned|enhanced|assisted|inspired|native|friendly|"
-    r"compatible|agnostic|dependent|independent|invariant|equivariant)$",
+    r"compatible|agnostic|dependent|independent|invariant|equivariant|type|like|style|sized|level)$",
     re.IGNORECASE,
 )
 # Expansions that name a common technique, so their acronym is no paper's own name.
@@ -177,17 +177,35 @@ GENERIC_EXPANSIONS = frozenset(
 )
 
 
+# Well-known model families: 'Llama2-70B', 'GPT-4o-mini', 'Qwen2.5-7B' are used, not introduced.
+_MODEL_FAMILY = re.compile(r"(?i)^(?:gpt|llama|mistral|mixtral|qwen|gemma|gemini|claude|bert|roberta|t5|vit|resnet|clip|dino|sam|palm|opt|bloom|falcon|phi|vicuna|alpaca|stable-?diffusion|sdxl|whisper|deepseek)[-\d.]")
+
+
 def _generic_expansion(long: str | None) -> bool:
+    """The expansion names a known concept: a common technique, or a vocabulary term
+    ('Membership Inference Attack', 'Conditional Average Treatment Effect')."""
     if not long:
         return False
-    folded = " ".join(singular(w) for w in re.sub(r"[-_/]", " ", long.lower()).split())
-    return folded.strip() in {" ".join(e.split()) for e in GENERIC_EXPANSIONS}
+    from .tagging import vocabulary  # late: tagging's data loads once, on first use
+
+    folded = " ".join(singular(w) for w in re.sub(r"[-_/]", " ", long.lower()).split()).strip()
+    if folded in {" ".join(e.split()) for e in GENERIC_EXPANSIONS}:
+        return True
+    words = tuple(folded.split())
+    spellings = vocabulary().folded
+    return len(words) >= 2 and any(words[i : i + n] in spellings for n in (len(words), len(words) - 1) if n >= 2 for i in range(len(words) - n + 1))
 
 
-def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str]) -> bool:
+def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str], strict: bool = False) -> bool:
+    """A name-like token that could be this paper's name. `strict` (for guesses from mere
+    repetition) also rejects two-letter acronyms ('UM', 'LE')."""
     token = token.rstrip(".-")
+    parts = [singular(p) for p in token.split("-") if p]
     return (
         looks_like_name(token)
+        and not (strict and token.isupper() and len(token) < 3)
+        and not _MODEL_FAMILY.match(token)
+        and not (len(parts) > 1 and all(p in GENERIC_ACRONYMS or p.upper() in GENERIC_ACRONYMS for p in parts))  # 'MoE-LLMs'
         and not _ADJECTIVE_SUFFIX.search(token)
         and not _generic_expansion(expansions.get(token))
         and token not in banned
@@ -272,7 +290,7 @@ def introduced_name(
     # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
     for sentence in all_sentences:
         match = re.match(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)", sentence)
-        if match and _candidate(match.group(1), expansions, banned) and match.group(1) not in expansions.values():
+        if match and _candidate(match.group(1), expansions, banned, strict=True) and match.group(1) not in expansions.values():
             if text.count(match.group(1)) >= 2:
                 return result(match.group(1), sentence)
     # Last: a name the abstract keeps using (twice or more, and in its second half too),
@@ -280,7 +298,7 @@ def introduced_name(
     counts: dict[str, int] = {}
     for token in re.findall(_NAME_TOKEN, text):
         token = token.rstrip(".-")
-        if _candidate(token, expansions, banned) and not token[0].isdigit():
+        if _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
             counts[token] = counts.get(token, 0) + 1
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
     if repeated:
