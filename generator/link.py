@@ -93,6 +93,7 @@ def _phrase_like(phrase: str) -> bool:
     last = words[-1].lower()
     return (
         words[0].lower() not in _NOT_PHRASE_START
+        and not words[0].lower().endswith("ly")
         and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
         and not any(w.lower() in ("does", "do", "did", "is", "are", "can") for w in words)
     )
@@ -239,6 +240,15 @@ def _tokens(paper: Paper) -> set[str]:
     return {t.rstrip(".-") for t in _TOKEN.findall(paper.text)}
 
 
+def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
+    """An acronym means the same in another abstract when that abstract defines it alike,
+    or, undefined there, uses a word of its expansion ('sharpness' for SAM)."""
+    if defined is not None:
+        return defined == meaning
+    lowered = text.lower()
+    return any(word in lowered for word in meaning.split() if len(word) > 3)
+
+
 def add_mentions(papers: list[Paper]) -> list[Paper]:
     """Link a name one paper introduces wherever another abstract uses it. Only name-like
     names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once."""
@@ -261,10 +271,14 @@ def add_mentions(papers: list[Paper]) -> list[Paper]:
     for index, paper in enumerate(papers):
         # Set intersection, not one regex per name: linear in the corpus.
         found = (_tokens(paper) & single) | {n for n in multi if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", paper.text)}
+        defined_here = {a.short: normalise_term(a.long) for a in paper.acronyms}
         for name in sorted(found):
             target = names[name]
             if target == index:
                 continue
+            meaning = {a.short: normalise_term(a.long) for a in papers[target].acronyms}.get(name)
+            if meaning and not _same_meaning(meaning, defined_here.get(name), paper.text):
+                continue  # same letters, another thing: SAM (sharpness-aware) is not SAM (segment anything)
             t = papers[target]
             mentions[index].append(Mention(name, t.id, t.slug, t.title))
             mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
