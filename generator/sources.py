@@ -23,6 +23,8 @@ from .model import Origin, Record
 FIELDS = {"abstract", "title", "keywords", "authors", "url", "id", "primary_area", "tldr", "collection"}
 IGNORED_FIELDS = {"decision", "source", "venue", "year", "track", "status", "pdf", "bibtex"}
 
+# Files in an input folder that describe the folder, not papers ('README.md'): skipped, reported.
+PROJECT_FILES = {"README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "CONTRIBUTING", "NOTES", "INDEX"}
 # A heading is one short line; anything longer is taken as the first abstract.
 MAX_HEADING_CHARS = 200
 _BLANK = re.compile(r"^[\s\u00a0\u200b\ufeff]*$")
@@ -263,7 +265,10 @@ def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:
     for path in paths:
         if path.is_dir():
             entries = sorted(p for p in path.iterdir() if not p.name.startswith("."))
-            found = [p for p in entries if p.is_file() and p.suffix.lower() in READERS]
+            found = [
+                p for p in entries
+                if p.is_file() and p.suffix.lower() in READERS and p.stem.upper() not in PROJECT_FILES
+            ]
             for skipped in entries:
                 if skipped not in found:
                     report.warn(str(skipped), "skipped: not an input file (.txt, .md, .jsonl, .json, .csv)")

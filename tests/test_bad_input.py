@@ -31,6 +31,7 @@ HANDLED = {
     "same-abstract-across-files": ({"x.txt": f"H\n\n{A}\n", "y.txt": f"H\n\n{A}\n\n{B}\n"}, 2, "y.txt:3 repeats"),
     "near-duplicates": ({"x.txt": f"H\n\n{A}\n\n{A.upper()}\n\n{A.replace(' ', '   ')}\n"}, 1, "repeats"),
     "binary-file-in-folder": ({"x.txt": f"H\n\n{A}\n", "figure.png": b"\x89PNG\r\n\x1a\n\x00"}, 1, "figure.png: skipped"),
+    "readme-in-folder": ({"x.txt": f"H\n\n{A}\n", "README.md": "# About these files\n\nThey hold abstracts.\n"}, 1, "README.md: skipped"),
     "jsonl-extra-fields": ({"x.jsonl": json.dumps({"abstract": A, "colour": "red"}) + "\n"}, 1, "ignored unknown field(s): colour"),
     "jsonl-duplicate-ids": ({"x.jsonl": json.dumps({"abstract": A, "id": "7"}) + "\n" + json.dumps({"abstract": B, "id": "7"}) + "\n"}, 2, "id '7' repeats"),
     "csv-quoted-newlines-bom": ({"x.csv": f'\ufeffabstract,title\n"{A}\nsecond line",T\n"{B}",U\n'}, 2, None),
