@@ -34,8 +34,10 @@ build: setup
 	$(BIN)/mkdocs build --strict
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
+# Installed with apt when missing: as root, or through sudo.
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 browser-deps:
-	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
 test: setup browser-deps
 	$(BIN)/pytest -q
