@@ -8,6 +8,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -236,8 +237,15 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
 MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)
 
 
-def _tokens(paper: Paper) -> set[str]:
-    return {t.rstrip(".-") for t in _TOKEN.findall(paper.text)}
+def _tokens(paper: Paper) -> frozenset[str]:
+    return _text_tokens(paper.text)
+
+
+@lru_cache(maxsize=32_768)
+def _text_tokens(text: str) -> frozenset[str]:
+    """An abstract's tokens; cached, as common names and mentions both need them (and
+    `mkdocs serve` relinks unchanged abstracts on every edit)."""
+    return frozenset(t.rstrip(".-") for t in _TOKEN.findall(text))
 
 
 def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:

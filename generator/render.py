@@ -67,19 +67,21 @@ def _environment() -> jinja2.Environment:
 
 
 @cache
-def _html_environment() -> jinja2.Environment:
+def _escaping_environment() -> jinja2.Environment:
+    """HTML and XML templates (chart, map, feeds): every value autoescaped, it comes from input."""
     return jinja2.Environment(
         loader=jinja2.PackageLoader("generator", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
 
 
 def area_chart(areas: list[Group]) -> str:
     """Papers per area as an HTML list with build-time SVG bars (longest bar = most papers)."""
-    html = _html_environment().get_template("area_chart.html.j2").render(
+    html = _escaping_environment().get_template("area_chart.html.j2").render(
         areas=areas, max_count=max((a.count for a in areas), default=1)
     )
     # One line: Markdown passes a raw HTML block through only while it has no blank lines.
@@ -93,26 +95,14 @@ def topic_map(papers: list[Paper], areas: list[Group]) -> str:
         {"title": p.title, "slug": p.slug, "x": round(100 * x, 2), "y": round(100 * y, 2), "area": colour[p.area]}
         for p, (x, y) in zip(papers, positions(papers))
     ]
-    html = _html_environment().get_template("topic_map.html.j2").render(points=points, areas=areas)
+    html = _escaping_environment().get_template("topic_map.html.j2").render(points=points, areas=areas)
     return " ".join(html.split())
 
 
 def feed(collection: str, papers: list[Paper], updated: str, site_url: str | None) -> str:
     """An Atom feed of one collection (autoescaped XML; links relative to feeds/)."""
-    return _xml_environment().get_template("feed.xml.j2").render(
+    return _escaping_environment().get_template("feed.xml.j2").render(
         collection=collection, slug=slugify(collection), papers=papers, updated=updated, site_url=site_url
-    )
-
-
-@cache
-def _xml_environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("generator", "templates"),
-        autoescape=jinja2.select_autoescape(default=True),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
     )
 
 
@@ -182,9 +172,11 @@ def render_site(
     tag_pages = _tag_pages(papers)
     tag_slugs = {tag: slugify(tag) for tag in tag_pages}
     by_id = {p.id: p for p in papers}
+    records = [paper_record(p, tag_slugs) for p in papers]  # front matter and papers.json
+    by_area = _members(papers, lambda p: p.area)
+    by_collection = _members(papers, lambda p: p.collection)
 
-    for paper in papers:
-        record = paper_record(paper, tag_slugs)
+    for paper, record in zip(papers, records):
         files[f"papers/{paper.slug}.md"] = _page(
             "paper.md.j2",
             {"template": "paper.html", **record, "description": paper.summary},
@@ -195,8 +187,8 @@ def render_site(
 
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),
-        ("areas", _members(papers, lambda p: p.area), lambda a: "Papers whose main topic is this area."),
-        ("collections", _members(papers, lambda p: p.collection), lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugify(c)}.xml))."),
+        ("areas", by_area, lambda a: "Papers whose main topic is this area."),
+        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugify(c)}.xml))."),
     ]
     for folder, members_by_name, intro in sections:
         section = SECTIONS[folder]
@@ -219,7 +211,7 @@ def render_site(
             groups=groups,
         )
 
-    for collection, members in _members(papers, lambda p: p.collection).items():
+    for collection, members in by_collection.items():
         files[f"feeds/{slugify(collection)}.xml"] = feed(collection, members, updated, site_url)
 
     files["glossary.md"] = _page(
@@ -229,14 +221,14 @@ def render_site(
     )
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
-    area_groups = [Group(n, slugify(n), len(m)) for n, m in sorted(_members(papers, lambda p: p.area).items(), key=lambda i: (-len(i[1]), i[0]))]
+    area_groups = [Group(n, slugify(n), len(m)) for n, m in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
     files["map.md"] = _page("map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=topic_map(papers, area_groups))
     files["index.md"] = _page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},
         site_title=site_title,
         papers=papers,
-        collections=_members(papers, lambda p: p.collection),
+        collections=by_collection,
         areas=area_groups,
         area_chart=area_chart(area_groups),
         tag_count=len(tag_pages),
@@ -248,7 +240,7 @@ def render_site(
         {
             "generated_by": MARKER,
             "version": __version__,
-            "papers": [paper_record(p, tag_slugs) for p in papers],
+            "papers": records,
         },
         ensure_ascii=False,
         sort_keys=True,
