@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .model import Acronym
 from .textutil import STOP_WORDS, sentences, singular
@@ -45,9 +46,12 @@ _NAMING = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def looks_like_name(token: str) -> bool:
     """Name-like: internal capitals or digits with letters, or all caps (PatchSAE, MM1.5, PPA)."""
     token = token.strip(".-")
+    if token.lower() == token:  # every rule below needs a capital letter; most words have none
+        return False
     if len(token) < 2 or not token[0].isalnum() or token in GENERIC_ACRONYMS:
         return False
     if singular(token) in GENERIC_ACRONYMS or token.rstrip("s") in GENERIC_ACRONYMS:
@@ -196,17 +200,26 @@ def _generic_expansion(long: str | None) -> bool:
     return len(words) >= 2 and any(words[i : i + n] in spellings for n in (len(words), len(words) - 1) if n >= 2 for i in range(len(words) - n + 1))
 
 
+@lru_cache(maxsize=65536)
+def _name_shaped(token: str) -> bool:
+    """The token alone could be a paper's name: name-like, not a known model family, a
+    compound of field acronyms or a compound adjective."""
+    parts = [singular(p) for p in token.split("-") if p]
+    return (
+        looks_like_name(token)
+        and not _MODEL_FAMILY.match(token)
+        and not (len(parts) > 1 and all(p in GENERIC_ACRONYMS or p.upper() in GENERIC_ACRONYMS for p in parts))  # 'MoE-LLMs'
+        and not _ADJECTIVE_SUFFIX.search(token)
+    )
+
+
 def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str], strict: bool = False) -> bool:
     """A name-like token that could be this paper's name. `strict` (for guesses from mere
     repetition) also rejects two-letter acronyms ('UM', 'LE')."""
     token = token.rstrip(".-")
-    parts = [singular(p) for p in token.split("-") if p]
     return (
-        looks_like_name(token)
+        _name_shaped(token)
         and not (strict and token.isupper() and len(token) < 3)
-        and not _MODEL_FAMILY.match(token)
-        and not (len(parts) > 1 and all(p in GENERIC_ACRONYMS or p.upper() in GENERIC_ACRONYMS for p in parts))  # 'MoE-LLMs'
-        and not _ADJECTIVE_SUFFIX.search(token)
         and not _generic_expansion(expansions.get(token))
         and token not in banned
     )

@@ -4,15 +4,14 @@ The layout starts from a spectral embedding of the related-papers graph and is r
 with a few hundred vectorised steps of UMAP's force model (attract along graph edges,
 repel from random papers). On ijcai2024 a paper's 5 nearest map neighbours share its real
 area 42.4% of the time (spectral alone 37.4%, 2-D SVD 25.9%, t-SNE 47.9% but 13 s for
-1,044 papers); this takes about 0.4 s per 1,000 papers and is deterministic.
+1,044 papers); this takes about 0.15 s per 1,000 papers and is deterministic.
 """
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from scipy import sparse
+from scipy.sparse.linalg import eigsh
 
 from .model import Paper
 
@@ -46,19 +45,27 @@ def _accumulate(index: np.ndarray, gradient: np.ndarray, n: int) -> np.ndarray:
     )
 
 
+def _spectral(graph: sparse.csr_matrix) -> np.ndarray:
+    """Laplacian eigenmaps: the 2nd and 3rd largest eigenvectors of the normalised adjacency
+    D^-1/2 A D^-1/2 (the smallest of the normalised Laplacian, as sklearn's SpectralEmbedding
+    finds them, but without its shift-invert factorisation: 0.03 s instead of 2.3 s at 4,200)."""
+    n = graph.shape[0]
+    scale = 1 / np.sqrt(np.asarray(graph.sum(axis=1)).ravel() + 1e-12)
+    normalised = sparse.diags(scale) @ graph @ sparse.diags(scale)
+    start = np.random.default_rng(0).random(n)  # ARPACK's start vector: fixed, so maps are reproducible
+    values, vectors = eigsh(normalised, k=3, which="LA", v0=start, tol=1e-4)
+    order = np.argsort(-values)[1:3]
+    return vectors[:, order] * scale[:, None]
+
+
 def positions(papers: list[Paper]) -> np.ndarray:
     """Each paper's place on the map, in [0, 1] x [0, 1]."""
     n = len(papers)
     if n < 8:  # too few for an embedding: a circle
         angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
         return 0.5 + 0.35 * np.stack([np.cos(angles), np.sin(angles)], axis=1) if n > 1 else np.full((n, 2), 0.5)
-    from sklearn.manifold import SpectralEmbedding  # imported only when a map is drawn
-
     graph = _graph(papers)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "graph is not fully connected": the layout handles it
-        start = SpectralEmbedding(2, affinity="precomputed", random_state=0).fit_transform(graph)
-    layout = _refine(graph, start)
+    layout = _refine(graph, _spectral(graph))
     # Scale by the central 98%: a few stray papers must not squeeze everyone else into a corner.
     low, high = np.percentile(layout, 1, axis=0), np.percentile(layout, 99, axis=0)
     scaled = (layout - low) / np.where(high - low > 0, high - low, 1)
