@@ -128,17 +128,13 @@ def add_keyphrases(papers: list[Paper]) -> list[Paper]:
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first."""
     n = len(papers)
     document_frequency: Counter[str] = Counter()
-    normalised = []
     for paper in papers:
-        counts = Counter(normalise_term(p) for p in paper.candidate_phrases)
-        normalised.append(counts)
-        document_frequency.update(counts.keys())
+        document_frequency.update(key for key, _, _ in paper.candidate_phrases)
     max_df = max(3, int(0.05 * n))
     result = []
-    for paper, counts in zip(papers, normalised):
-        display: dict[str, str] = {}
-        for phrase in paper.candidate_phrases:
-            display.setdefault(normalise_term(phrase), phrase)
+    for paper in papers:
+        counts = {key: count for key, _, count in paper.candidate_phrases}
+        display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
         tag_keys = {normalise_term(t) for t in paper.tags}
         scored = []
         for key, tf in counts.items():

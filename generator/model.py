@@ -90,4 +90,5 @@ class Paper:
     related: tuple[Related, ...] = ()
     mentions: tuple[Mention, ...] = ()
     mentioned_by: tuple[Mention, ...] = ()
-    candidate_phrases: tuple[str, ...] = field(default=(), repr=False)
+    # Keyphrase candidates: (normalised key, first spelling, occurrences), in text order.
+    candidate_phrases: tuple[tuple[str, str, int], ...] = field(default=(), repr=False)

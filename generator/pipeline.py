@@ -15,8 +15,10 @@ from .cache import RunCache, run_fingerprint
 from .errors import InputError, Report
 from .link import glossary, link
 from .model import Paper, Record
+from .parallel import ordered_map
 from .render import render_site
 from .sources import input_files, read_files
+from .tagging import vocabulary
 from .write import WriteResult, write_site
 
 PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable time
@@ -70,12 +72,15 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
 def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache) -> list[Paper]:
     records = read_files(files, report, settings.source_root)
     merged = merge_duplicates(records, report)
-    show = settings.progress and len(merged) >= PROGRESS_THRESHOLD
+    cached = [run_cache.paper(record) for record, _ in merged]
+    missing = [record for (record, _), (_, paper) in zip(merged, cached) if paper is None]
+    vocabulary()  # loaded once, before the workers fork
+    show = settings.progress and len(missing) >= PROGRESS_THRESHOLD
+    derived = iter(tqdm(ordered_map(enrich, missing), total=len(missing), desc="enrich", unit="paper", disable=not show, leave=False))
     papers = []
-    for record, duplicates in tqdm(merged, desc="enrich", unit="paper", disable=not show, leave=False):
-        key, paper = run_cache.paper(record)
+    for (record, duplicates), (key, paper) in zip(merged, cached):
         if paper is None:
-            paper = enrich(record)
+            paper = next(derived)
         run_cache.fresh_papers[key] = paper
         if duplicates:
             paper = replace(paper, also_in=tuple(d.origin for d in duplicates))

@@ -21,6 +21,7 @@ from .enrich import slugify
 from .link import MAX_MENTIONED_BY, GlossaryEntry
 from .markup import escape_markdown, link_names
 from .model import Paper
+from .parallel import ordered_map
 from .topicmap import positions
 
 MARKER = "abstracts-site"  # every generated page says `generated_by: abstracts-site`
@@ -159,6 +160,33 @@ def paper_record(paper: Paper, tag_slugs: dict[str, str]) -> dict:
     }
 
 
+def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
+    paper, record = paper_and_record
+    return _page(
+        "paper.md.j2",
+        {"template": "paper.html", **record, "description": paper.summary},
+        body=link_names(paper.body, {m.name: f"{m.slug}.md" for m in paper.mentions}),
+        mentions=paper.mentions,
+        glossary=paper.acronyms,
+    )
+
+
+# The last run's paper pages by everything they are made of. It lives as long as the process:
+# under `mkdocs serve` an edit re-renders only the pages whose content changed.
+_rendered: dict[tuple[str, str], str] = {}
+
+
+def _paper_pages(papers: list[Paper], records: list[dict]) -> dict[str, str]:
+    keys = [(json.dumps(record, ensure_ascii=False, sort_keys=True), paper.body) for paper, record in zip(papers, records)]
+    missing = [index for index, key in enumerate(keys) if key not in _rendered]
+    _environment().get_template("paper.md.j2")  # compiled once, before the workers fork
+    fresh = dict(zip(missing, ordered_map(_paper_page, [(papers[i], records[i]) for i in missing])))
+    pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else _rendered[keys[i]] for i, paper in enumerate(papers)}
+    _rendered.clear()
+    _rendered.update({key: pages[f"papers/{paper.slug}.md"] for key, paper in zip(keys, papers)})
+    return pages
+
+
 def render_site(
     papers: list[Paper],
     glossary: list[GlossaryEntry],
@@ -176,14 +204,7 @@ def render_site(
     by_area = _members(papers, lambda p: p.area)
     by_collection = _members(papers, lambda p: p.collection)
 
-    for paper, record in zip(papers, records):
-        files[f"papers/{paper.slug}.md"] = _page(
-            "paper.md.j2",
-            {"template": "paper.html", **record, "description": paper.summary},
-            body=link_names(paper.body, {m.name: f"{m.slug}.md" for m in paper.mentions}),
-            mentions=paper.mentions,
-            glossary=paper.acronyms,
-        )
+    files.update(_paper_pages(papers, records))
 
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),

@@ -180,8 +180,19 @@ def area_names() -> list[str]:
 _PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
 
 
-def candidate_phrases(text: str) -> tuple[str, ...]:
-    """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation."""
+def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
+    """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
+    counted under their normalised key (key, first spelling, occurrences), in text order."""
+    counts: Counter[str] = Counter()
+    spelling: dict[str, str] = {}
+    for phrase in _phrases(text):
+        key = normalise_term(phrase)
+        counts[key] += 1
+        spelling.setdefault(key, phrase)
+    return tuple((key, spelling[key], count) for key, count in counts.items())
+
+
+def _phrases(text: str) -> list[str]:
     phrases: list[str] = []
     for chunk in _PHRASE_SPLIT.split(text):
         run: list[str] = []
@@ -195,4 +206,4 @@ def candidate_phrases(text: str) -> tuple[str, ...]:
                 for length in range(2, min(4, len(run) - start) + 1):
                     phrases.append(" ".join(run[start : start + length]))
             run = []
-    return tuple(phrases)
+    return phrases
