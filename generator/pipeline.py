@@ -134,7 +134,7 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
     written = write_site(docs_dir, outputs)
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)
-    run_cache.save(fingerprint, {name: len(text.encode("utf-8")) for name, text in outputs.items()}, summary)
+    run_cache.save(fingerprint, written.sizes, summary)
     lap("write", t)
     summary.seconds = time.perf_counter() - start
     return summary

@@ -20,6 +20,7 @@ class WriteResult:
     unchanged: int = 0
     removed: list[str] = field(default_factory=list)
     kept_hand_written: list[str] = field(default_factory=list)
+    sizes: dict[str, int] = field(default_factory=dict)  # bytes of every generated file, written or not
 
 
 def is_generated(path: Path) -> bool:
@@ -51,6 +52,7 @@ def write_site(docs_dir: Path, files: dict[str, str]) -> WriteResult:
     for relative, text in sorted(files.items()):
         path = docs_dir / relative
         data = text.encode("utf-8")
+        result.sizes[relative] = len(data)
         if path.is_file():
             if path.stat().st_size == len(data) and path.read_bytes() == data:
                 result.unchanged += 1
