@@ -32,8 +32,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(\[])")
 _ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|resp|approx|w\.r\.t)\.$", re.IGNORECASE)
 
 
-def sentences(text: str) -> list[str]:
-    """Split prose into sentences, keeping 'e.g.' and 'et al.' inside theirs."""
+@lru_cache(maxsize=1024)
+def sentences(text: str) -> tuple[str, ...]:
+    """Split prose into sentences, keeping 'e.g.' and 'et al.' inside theirs (cached: names,
+    titles and summaries all read the same abstract's sentences)."""
     parts = _SENTENCE_END.split(text)
     merged: list[str] = []
     for part in parts:
@@ -41,7 +43,7 @@ def sentences(text: str) -> list[str]:
             merged[-1] = f"{merged[-1]} {part}"
         else:
             merged.append(part)
-    return [s.strip() for s in merged if s.strip()]
+    return tuple(s.strip() for s in merged if s.strip())
 
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -51,8 +53,14 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+# ASCII punctuation except '.' and '+' becomes a space, as fold's expressions below do.
+_ASCII_FOLD = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c.isspace() or c in ".+")})
+
+
 def fold(text: str) -> str:
     """Lower case, accents removed, hyphens/underscores as spaces: for comparing terms."""
+    if text.isascii():  # the common case, without regular expressions
+        return " ".join(text.lower().translate(_ASCII_FOLD).split())
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text)
         text = "".join(c for c in text if not unicodedata.combining(c))
