@@ -88,6 +88,7 @@ _NOT_PHRASE_START = frozenset(
 _ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
 
 
+@lru_cache(maxsize=200_000)
 def _phrase_like(phrase: str) -> bool:
     """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no."""
     words = phrase.split()
@@ -205,6 +206,11 @@ def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     return columns, matrix.data[start_i:end_i][at_i] * matrix.data[start_j:end_j][at_j]
 
 
+@lru_cache(maxsize=32_768)
+def _topic_keys(tags: tuple[str, ...], keyphrases: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(normalise_term(t) for t in (*tags, *keyphrases))
+
+
 def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[str, ...]:
     """Why two papers are related: shared names, tags and keyphrases, then the heaviest shared terms."""
     reasons: list[str] = []
@@ -212,7 +218,7 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
         reasons.append(a.name)
     if b.name and b.name in a.text and b.name not in reasons:
         reasons.append(b.name)
-    b_tags = {normalise_term(t) for t in b.tags} | {normalise_term(k) for k in b.keyphrases}
+    b_tags = _topic_keys(b.tags, b.keyphrases)
     for term in [*a.tags, *a.keyphrases]:
         if normalise_term(term) in b_tags and term not in reasons:
             reasons.append(term)
