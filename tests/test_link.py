@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from generator.enrich import enrich
 from generator.link import add_mentions, link
 from generator.model import Origin, Record
@@ -49,3 +51,34 @@ def test_no_paper_is_recommended_more_than_ten_times():
             received[related.id] = received.get(related.id, 0) + 1
     assert max(received.values()) <= 10
     assert len(received) == len(linked)  # everyone is recommended somewhere
+
+
+def test_related_vectors_are_scikit_learns_tfidf():
+    # similar.vectorize builds with numpy what TfidfVectorizer built (linking no longer imports it).
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from generator.similar import vectorize
+
+    topics = ["graph neural networks", "diffusion models", "robot grasping", "language model agents", "protein folding"]
+    documents = [f"We study {topics[i % 5]} and {topics[(i * 2 + 1) % 5]} with the model-{i % 3} of 2024, again {topics[i % 5]}." for i in range(30)]
+    words, both, terms = vectorize(documents)
+    expected = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), stop_words="english", max_df=0.5, dtype=np.float32)
+    matrix = expected.fit_transform(documents)
+    assert list(terms) == list(expected.get_feature_names_out())
+    assert abs(both - matrix).max() < 1e-6
+    unigrams = TfidfVectorizer(sublinear_tf=True, stop_words="english", max_df=0.5, dtype=np.float32).fit_transform(documents)
+    assert abs(abs(words @ words.T) - abs(unigrams @ unigrams.T)).max() < 1e-6  # same cosines
+
+
+def test_related_papers_have_reasons_as_plain_strings():
+    # Reasons go into YAML front matter: numpy strings would not serialise.
+    linked = link(papers_from(
+        "Graph neural networks predict molecule properties with message passing.",
+        "Message passing graph networks for molecule generation and property prediction.",
+        "Robot grasping policies learned from human videos with diffusion models.",
+        "Diffusion models as robot policies for dexterous grasping from videos.",
+    ), 2)
+    reasons = [reason for paper in linked for related in paper.related for reason in related.reasons]
+    assert reasons and all(type(reason) is str for reason in reasons)
+    assert {r.id for r in linked[0].related} >= {linked[1].id}
+    assert {r.id for r in linked[2].related} >= {linked[3].id}
