@@ -227,7 +227,7 @@ FLOORS = {
         ("keywords", "recall_lenient"): 0.69,
         ("tags", "min_tags"): 3,
         ("summary", "one_sentence"): 0.98,
-        ("related", "keyword_lift"): 3.3,
+        ("related", "keyword_lift"): 3.6,
     },
     "iclr2018.jsonl": {
         ("titles", "rouge1_f1"): 0.25,
@@ -235,7 +235,7 @@ FLOORS = {
         ("keywords", "recall_lenient"): 0.65,
         ("tags", "min_tags"): 3,
         ("summary", "one_sentence"): 0.98,
-        ("related", "keyword_lift"): 4.8,
+        ("related", "keyword_lift"): 5.3,
     },
 }
 CEILINGS = {("related", "max_recommended"): 10, ("related", "never_recommended"): 0.01, ("tags", "largest_tag_share"): 0.25}
