@@ -32,6 +32,8 @@ GENERIC_ACRONYMS = frozenset(
     """.split()
 )
 
+# Capitals for emphasis, not names ('WARNING: this paper contains ...').
+_SHOUTED = frozenset("WARNING NOTE CAUTION DISCLAIMER IMPORTANT TODO NEW NOT ALL ONLY".split())
 _NAME_TOKEN = r"[A-Za-z0-9][A-Za-z0-9\-\.+]*[A-Za-z0-9+]|[A-Z]"
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
 _CONTRIBUTION = re.compile(
@@ -41,7 +43,7 @@ _CONTRIBUTION = re.compile(
     re.IGNORECASE,
 )
 _NAMING = re.compile(
-    r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|which we call|we call it|we name it|namely)\s+[“\"']?"
+    r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|(?:which |that )?we call(?: it| this)?|we name it|namely)\s+[“\"']?"
     r"((?:[A-Z][\w\-\.]*\s+){0,2}[A-Za-z0-9][\w\-\.+]*[\w+])"
 )
 
@@ -50,7 +52,7 @@ _NAMING = re.compile(
 def looks_like_name(token: str) -> bool:
     """Name-like: internal capitals or digits with letters, or all caps (PatchSAE, MM1.5, PPA)."""
     token = token.strip(".-")
-    if token.lower() == token:  # every rule below needs a capital letter; most words have none
+    if token.lower() == token or token in _SHOUTED:  # every rule below needs a capital letter; most words have none
         return False
     if len(token) < 2 or not token[0].isalnum() or token in GENERIC_ACRONYMS:
         return False
@@ -182,7 +184,12 @@ GENERIC_EXPANSIONS = frozenset(
 
 
 # Well-known model families: 'Llama2-70B', 'GPT-4o-mini', 'Qwen2.5-7B' are used, not introduced.
-_MODEL_FAMILY = re.compile(r"(?i)^(?:gpt|llama|mistral|mixtral|qwen|gemma|gemini|claude|bert|roberta|t5|vit|resnet|clip|dino|sam|palm|opt|bloom|falcon|phi|vicuna|alpaca|stable-?diffusion|sdxl|whisper|deepseek)[-\d.]")
+# Only versions and sizes may follow the family: 'LLaMA-Adapter' is a new name built on one.
+_MODEL_FAMILY = re.compile(
+    r"(?i)^(?:gpt|llama|mistral|mixtral|qwen|gemma|gemini|claude|bert|roberta|t5|vit|resnet|clip|dino|sam|palm|opt|"
+    r"bloom|falcon|phi|vicuna|alpaca|stable-?diffusion|sdxl|whisper|deepseek)(?=[-.\dv])"
+    r"(?:[-.]?v?\d[\w.]*)?(?:-(?:\d+(?:\.\d+)?[bmk]|[bslhg]|x?l|xxl|large|base|small|tiny|mini|turbo|instruct|chat|hf|pro|flash|ultra|coder|vision|\d+[a-z]?))*$"
+)
 
 
 def _generic_expansion(long: str | None) -> bool:
@@ -241,6 +248,8 @@ def _capitalised_noun(word: str, banned: frozenset[str]) -> bool:
     )
 
 
+# Up to ten words without punctuation, then a parenthesised short form.
+_SPELLED_OUT = re.compile(r"(?:[\w\-]+\s+){1,10}\(([^()\s,;]{2,24})\)")
 _CAPITALISED_NAME = re.compile(r"\s*([A-Z][a-z]{3,}[A-Za-z0-9]*)(?=\s*[,(:]|\s+(?:is|that|which)\b)")
 
 
@@ -260,6 +269,14 @@ def introduced_name(
         for match in _NAMING.finditer(sentence):
             candidate = match.group(1)
             words = candidate.split()
+            # "named Physics guided Neural Network for Air Quality Prediction (AirPhyNet)": the short form.
+            spelled = _SPELLED_OUT.match(sentence, match.start(1))
+            if spelled:
+                short = spelled.group(1)
+                # Named explicitly: even a compound of field acronyms ('DNA-GPT') is the name here.
+                if looks_like_name(short) and short not in banned and not _MODEL_FAMILY.match(short):
+                    return result(short, sentence)
+                continue
             if candidate in banned:
                 continue
             if len(words) > 1 and all(w[0].isupper() for w in words) and any(looks_like_name(w) or w in GENERIC_ACRONYMS for w in words):
@@ -285,6 +302,16 @@ def introduced_name(
         if not contribution:
             continue
         after = sentence[contribution.end() :]
+        # "we propose NOise Robust Temporal Optimal traNsport (Norton)": the short form is the name.
+        # "we propose NOise Robust Temporal Optimal traNsport (Norton)": the short form is the name,
+        # unless the long form is one name itself ("we introduce Real2Render2Real (R2R2R)").
+        spelled = _SPELLED_OUT.match(after.lstrip(" ,:").removeprefix("a ").removeprefix("an ").removeprefix("the "))
+        if spelled:
+            long = spelled.group(0).rsplit("(", 1)[0].split()
+            if len(long) == 1 and _candidate(long[0], expansions, banned):
+                return result(long[0], sentence)
+            if _candidate(spelled.group(1), expansions, banned) or _capitalised_noun(spelled.group(1), banned):
+                return result(spelled.group(1), sentence)
         # "we introduce Coconut (Chain of Continuous Thought)": a capitalised word right after the verb.
         capitalised = _CAPITALISED_NAME.match(after)
         if capitalised and _capitalised_noun(capitalised.group(1), banned):

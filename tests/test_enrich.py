@@ -153,3 +153,24 @@ def test_text_helpers():
         "investigating", "studying", "analyzing", "cutting", "editing", "planning"]
     assert title_case("a study of pre-training for LLMs in 3D") == "A Study of Pre-Training for LLMs in 3D"
     assert classify_link("https://huggingface.co/datasets/org/set").kind == "dataset"
+
+
+@pytest.mark.parametrize(
+    "abstract, name",
+    [
+        # Real corpus sentences (iclr2024): the short form after a spelled-out long form is the name.
+        ("This paper presents a novel approach named Physics guided Neural Network for Air Quality Prediction (AirPhyNet). It works.", "AirPhyNet"),
+        ("The resultant method that we call saliency unlearning (SalUn) narrows the gap. WARNING: this paper contains offensive images.", "SalUn"),
+        ("In this paper, we propose NOise Robust Temporal Optimal traNsport (Norton) that addresses noisy correspondence.", "Norton"),
+        ("We introduce the FRactional-Order graph Neural Dynamical network (FROND), a new continuous graph neural network.", "FROND"),
+        ("We propose a novel training-free detection strategy called Divergent N-Gram Analysis (DNA-GPT). Given a text, we truncate it.", "DNA-GPT"),
+        # A long form that is one name stays the name.
+        ("We introduce Real2Render2Real (R2R2R), a scalable pipeline for generating robot training data.", "Real2Render2Real"),
+        # Built on a model family, but a new name; the family with a size is only used.
+        ("To this end, we present LLaMA-Adapter, a lightweight adaption method for instruction tuning.", "LLaMA-Adapter"),
+        ("We fine-tune Llama2-70B and GPT-4o-mini on our data and report accuracy.", None),
+    ],
+)
+def test_names_introduced_in_the_many_ways_abstracts_do(abstract, name):
+    paper = enrich(Record(abstract=abstract, origin=Origin("t.txt", 1, 1), collection="C"))
+    assert paper.name == name
