@@ -121,7 +121,7 @@ def gerund(verb: str) -> str:
         verb = verb[:-3] + "y"
     elif verb.endswith(("ches", "shes", "sses", "xes")):
         verb = verb[:-2]
-    elif verb.endswith("s") and not verb.endswith("ss"):
+    elif verb.endswith("s") and not verb.endswith(("ss", "us", "is")):  # focus -> focusing
         verb = verb[:-1]
     vowels = [c for c in verb if c in _VOWELS]
     if verb in _DOUBLE_FINAL or (

@@ -42,8 +42,8 @@ _FINITE_VERB = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:a|an|the|this|our|new|novel|simple|first|two|three|several|particularly|highly|fully|"
-    r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of)\s+)+",
+    r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|particularly|highly|fully|"
+    r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of|problem of|task of|challenge of)\s+)+",
     re.IGNORECASE,
 )
 _RESEARCH_VERBS = (
@@ -193,6 +193,9 @@ def contribution_title(text: str) -> str:
         match = _PROPOSAL.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
+            appositive = re.match(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)", match.group(1))
+            if len(descriptor.split()) < 2 and appositive:  # "we present Emu, a multimodal foundation model"
+                descriptor = _descriptor(appositive.group(1))
             if len(descriptor.split()) >= 2:
                 return title_case(sentence_case(_extend(descriptor, match.group(1), text)))
         match = _RESEARCH.search(sentence)
@@ -221,15 +224,28 @@ def contribution_title(text: str) -> str:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 return title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}")
-    # Last: the subject of the opening sentence, up to its verb ("Long-Context Understanding").
-    first = re.sub(r"^(?:In|With|Despite|Although|While|As)\b[^,]{0,80},\s*", "", all_sentences[0] if all_sentences else text)
-    verb = _FINITE_VERB.search(first)
-    phrase = _descriptor(first[: verb.start()] if verb else first) or " ".join(text.split()[:6])
-    return title_case(sentence_case(phrase))
+    # Last: the subject of an opening sentence, up to its verb ("Long-Context Understanding"),
+    # when it is a phrase and not a pronoun ("We find", "There", "Recently").
+    subjects = [_subject(s) for s in all_sentences[:3]]
+    phrase = next((s for s in subjects if len(s.split()) >= 2), None) or next((s for s in subjects if s), None)
+    return title_case(sentence_case(phrase or " ".join(text.split()[:6])))
+
+
+_NOT_A_SUBJECT = frozenset("we i you it there this these they here however recently our".split())
+
+
+def _subject(sentence: str) -> str:
+    sentence = re.sub(r"^(?:(?:In|With|Despite|Although|While|As)\b[^,]{0,80}|\w+ly),\s*", "", sentence)
+    sentence = re.sub(r"^(?i:we|this (?:paper|work)) \w+ that ", "", sentence)  # 'We find that X ...': X's subject
+    if sentence.split(" ", 1)[0].lower() in _NOT_A_SUBJECT:  # 'This approach ...' refers back
+        return ""
+    verb = _FINITE_VERB.search(sentence)
+    phrase = _descriptor(sentence[: verb.start()] if verb else sentence)
+    return "" if not phrase or phrase.split()[0].lower() in _NOT_A_SUBJECT else phrase
 
 
 # "we address these challenges": the object refers back, it does not name the topic.
-_ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|its|their|them|our|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b")
+_ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|its|their|them|our|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b(?! of\b)")
 _GENERIC_HEADS = {"framework", "method", "approach", "model", "technique", "algorithm", "pipeline", "system", "paradigm", "strategy"}
 
 

@@ -174,3 +174,25 @@ def test_text_helpers():
 def test_names_introduced_in_the_many_ways_abstracts_do(abstract, name):
     paper = enrich(Record(abstract=abstract, origin=Origin("t.txt", 1, 1), collection="C"))
     assert paper.name == name
+
+
+@pytest.mark.parametrize(
+    "abstract, title",
+    [
+        # Real openings (iclr2024) that gave "We Find", "Recently" and "Focuing ..." as titles.
+        ("We find that large language models (LLMs) are more likely to modify human-written text than AI-generated text "
+         "when tasked with rewriting. This tendency arises because LLMs often perceive AI-generated text as high-quality, "
+         "leading to fewer modifications. We introduce a method to detect AI-generated content by prompting LLMs to rewrite text.", None),
+        ("Recently, a series of papers proposed deep learning-based approaches to sample from target distributions. "
+         "Building on previous work, we improve them.", None),
+        ("We focus on deep linear network models trained with gradient descent. Critical periods emerge in them.", "Focusing on Deep Linear Network Models Trained with Gradient Descent"),
+        ("We introduce a novel and efficient approach for text-based video-to-video editing that needs no finetuning.",
+         "Efficient Approach for Text-Based Video-To-Video Editing"),
+    ],
+)
+def test_titles_without_a_name_are_phrases_not_opening_words(abstract, title):
+    derived = enrich(Record(abstract=abstract, origin=Origin("t.txt", 1, 1), collection="C")).title
+    assert derived.split()[0] not in {"We", "Recently", "There", "And", "It"}, derived
+    assert len(derived.split()) >= 2, derived
+    if title:
+        assert derived == title
