@@ -13,10 +13,11 @@ from functools import lru_cache
 import numpy as np
 
 from .enrich import retitle
+from .markup import URL
 from .model import Mention, Paper, Related
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
-from .tagging import MAX_TAGS, MIN_TAGS
+from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import normalise_term
 
 MAX_KEYPHRASES = 6
@@ -171,8 +172,10 @@ def add_keyphrases(papers: list[Paper]) -> list[Paper]:
 
 
 def _document(paper: Paper) -> str:
-    # Tags and keyphrases repeated so that shared topics weigh more than shared words.
-    return " ".join([paper.title if paper.given_title else "", paper.text, *paper.tags, *paper.tags, *paper.keyphrases])
+    # Tags and keyphrases repeated so that shared topics weigh more than shared words;
+    # URLs left out: 'github', 'com' or a user name relate nothing.
+    text = URL.sub(" ", paper.text) if "://" in paper.text or "www." in paper.text else paper.text
+    return " ".join([paper.title if paper.given_title else "", text, *paper.tags, *paper.tags, *paper.keyphrases])
 
 
 def add_related(papers: list[Paper], count: int) -> list[Paper]:
@@ -224,16 +227,55 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
             reasons.append(term)
     if len(reasons) < 3:
         columns, weights = _shared_terms(matrix, i, j)
-        taken = " ".join(reasons).lower()
+        taken = {word for r in reasons for word in normalise_term(r).split()}
+        phrases = _phrase_keys(a.candidate_phrases) & _phrase_keys(b.candidate_phrases)
         for index in np.argsort(-weights, kind="stable"):
-            term = vocabulary[columns[index]]
-            if term in taken or any(term in r.lower() for r in reasons):
+            term = str(vocabulary[columns[index]])
+            if not _telling(term, phrases) or set(normalise_term(term).split()) <= taken:
+                continue
+            if normalise_keyword(term) in reasons:  # 'llm' after 'large language models'
                 continue
             reasons.append(term)
-            taken += " " + term
+            taken |= set(normalise_term(term).split())
             if len(reasons) >= 4:
                 break
     return tuple(reasons[:4])
+
+
+# Words every abstract may share: they say nothing about why two papers are related.
+_BOILERPLATE = frozenset(
+    """able achieve achieved achieves achieving address addressing approach approaches art available based benchmark
+    better challenge challenges challenging code common compared comprehensive consistently context data demonstrate
+    demonstrates design designed designs different effective effectiveness efficient enable enables enhance enhanced
+    enhances existing experiment experiments extensive field framework frameworks function furthermore future general
+    given help high highly human improve improved improvement improvements improves improving including increasing
+    introduce key large learn learned learning leverage leverages leveraging limitation limitations limited make method
+    methods model models new novel open outperform outperforms paper particular performance perform performing
+    potential practical previous problem problems process propose proposed provide provides quality range real recent
+    remains require requires research result results setting settings set shown show showing shows significant
+    significantly simple source specific state studies study superior task tasks technique techniques time trained
+    training understanding use used uses using various ways work works world present presents best conduct
+    struggle struggles generate generates need needs possible benefits average produce entire explore explores
+    success small low adapt capabilities development efficacy strategies build assess despite step steps lack
+    multiple suffer suffers
+    multi fine self aware pre non co cross semi end wise
+    com github http https www org io html huggingface""".split()
+)
+
+
+@lru_cache(maxsize=32_768)
+def _phrase_keys(candidates: tuple[tuple[str, str, int], ...]) -> frozenset[str]:
+    return frozenset(key for key, _, _ in candidates)
+
+
+def _telling(term: str, shared_phrases: frozenset[str]) -> bool:
+    """A shared term worth showing as a reason: a content word, or a phrase both abstracts
+    really contain (not two words that only meet across a comma: 'models distillation')."""
+    words = term.split()
+    if len(words) == 1:
+        # Not adverbs or participles either ('consistently', 'followed'): they name no topic.
+        return len(term) >= 3 and term not in _BOILERPLATE and not term.endswith(("ly", "ed")) and not term.isdigit()
+    return normalise_term(term) in shared_phrases and _phrase_like(term) and not all(w in _BOILERPLATE for w in words)
 
 
 MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)

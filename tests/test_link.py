@@ -82,3 +82,18 @@ def test_related_papers_have_reasons_as_plain_strings():
     assert reasons and all(type(reason) is str for reason in reasons)
     assert {r.id for r in linked[0].related} >= {linked[1].id}
     assert {r.id for r in linked[2].related} >= {linked[3].id}
+
+
+def test_reasons_name_topics_not_boilerplate_or_url_parts():
+    junk = ("Extensive experiments show that our approach consistently achieves state-of-the-art results, and models, "
+            "detection code: https://github.com/lab/code.")
+    papers = link(papers_from(
+        f"We propose a method for hive monitoring with microphones. {junk}",
+        f"We study hive health from microphones in winter. {junk}",
+        "A study of protein folding with diffusion models and physical priors.",
+    ), 2)
+    reasons = papers[0].related[0].reasons
+    assert papers[0].related[0].id == papers[1].id
+    assert "hive" in reasons and "microphones" in reasons, reasons
+    for word in ("github", "com", "lab", "code", "achieves", "state", "consistently", "models detection", "experiments", "results"):
+        assert word not in reasons, reasons
