@@ -1,4 +1,5 @@
-"""MkDocs hooks: run the generator before every build and watch the inputs under `mkdocs serve`.
+"""MkDocs hooks: run the generator before every build and watch the inputs under `mkdocs serve`;
+index the built site for search after every build (generator.searchindex).
 
 Declared in mkdocs.yml (`hooks: [generator/hook.py]`); settings come from
 `extra.abstracts` there (inputs, related). Kept thin: the work is in generator.pipeline.
@@ -26,7 +27,8 @@ DIRTY_WARNING = "A 'dirty' build is being performed"
 
 
 def on_startup(*, command: str, dirty: bool) -> None:
-    searchindex.dirty = dirty
+    # Under `mkdocs serve` the search index is built in the background: reloads don't wait.
+    searchindex.background = command == "serve"
     if dirty:
         # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
@@ -85,4 +87,4 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files) 
 
 
 def on_post_build(*, config: MkDocsConfig) -> None:
-    searchindex.keep_whole(Path(config.site_dir))
+    searchindex.index(Path(config.site_dir), language=config.theme.get("language") or "en")

@@ -303,23 +303,121 @@ def test_math_renders_and_no_tex_source_shows(tab):
     tab.assert_clean()
 
 
-# 3: search.
+# 3: search: Pagefind's chunked index in Material's search box (docs/assets/javascripts/search.js).
+
+
+def search(page, query: str):
+    """Type `query` into the header's search box; the first result's item once shown."""
+    box = page.locator(".md-search__input")
+    box.click()
+    box.fill("")
+    box.press_sequentially(query)
+    results = page.locator(".md-search-result__list")
+    expect(results).to_have_attribute("aria-busy", "false")  # the results of the whole query
+    return results.locator("> .md-search-result__item").first
 
 
 @pytest.mark.parametrize(("query", "slug"), [
     ("PatchSAE", "papers/patchsae-"),
+    ("PPA", "papers/ppa-proactive-privacy-amnesia"),
     ("Proactive Privacy Amnesia", "papers/ppa-proactive-privacy-amnesia"),
+    # Words of an abstract, not of its title.
+    ("dominance of local over global information", "papers/investigating-well-studied-vision-only-bias"),
 ])
 def test_search_finds_the_paper_first_and_opens_it(tab, query, slug):
     page = tab.open("tags/")
-    page.locator(".md-search__input").click()
-    page.locator(".md-search__input").press_sequentially(query)
-    first = page.locator(".md-search-result__list > .md-search-result__item").first.locator("a").first
+    first = search(page, query).locator("a").first
     expect(first).to_have_attribute("href", re.compile(re.escape(slug)))
     first.click()
     expect(page).to_have_url(re.compile(re.escape(tab.base + slug)))
     expect(page.locator(".paper h1")).to_be_visible()
     tab.assert_clean()
+
+
+def test_search_results_look_like_materials_and_work_from_the_keyboard(tab):
+    page = tab.open("")
+    page.keyboard.press("/")  # as in Material: "/" anywhere opens the search
+    expect(page.locator(".md-search__input")).to_be_focused()
+    page.keyboard.type("flow matching")
+    expect(page.locator(".md-search-result__list")).to_have_attribute("aria-busy", "false")
+    first = page.locator(".md-search-result__item").first
+    expect(first.locator("a.md-search-result__link > article.md-search-result__article > h1")).to_be_visible()
+    expect(first.locator("article > p mark").first).to_be_visible()  # the matched words, highlighted
+    expect(page.locator(".md-search-result__meta")).to_have_text(re.compile(r"^\d+ matching documents?$"))
+    href = first.locator("a").get_attribute("href")
+
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.getElementById('__search').checked") is False
+    expect(page.locator(".md-search-result__list")).to_be_hidden()
+
+    page.locator(".md-search__input").click()  # the query is still there; Enter opens the best result
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(href)
+    tab.assert_clean()
+
+
+def test_search_keeps_working_across_instant_navigation(tab):
+    page = tab.open("")
+    page.evaluate("window.__sameDocument = true")
+    search(page, "PatchSAE").locator("a").click()
+    expect(page).to_have_url(re.compile(r"/papers/patchsae-"))
+    first = search(page, "Proactive Privacy Amnesia").locator("a")
+    expect(first).to_have_attribute("href", re.compile(r"/papers/ppa-proactive-privacy-amnesia"))
+    first.click()
+    expect(page.locator(".paper h1")).to_contain_text("Proactive Privacy Amnesia")
+    assert page.evaluate("window.__sameDocument") is True, "a search result made a full page load"
+    tab.assert_clean()
+
+
+def test_search_works_from_the_404_page_at_any_depth(tab, base):
+    tab.expected_404.add(base + "no/such/paper/")
+    page = tab.open("no/such/paper/")
+    first = search(page, "PatchSAE").locator("a")
+    expect(first).to_have_attribute("href", re.compile("^" + re.escape(base + "papers/patchsae-")))
+    tab.assert_clean()
+
+
+def test_search_works_when_the_site_is_served_under_a_sub_path(browser, site, tmp_path):
+    """A GitHub Pages project site lives at https://user.github.io/repo/: nothing may assume /."""
+    (tmp_path / "repo").symlink_to(site, target_is_directory=True)
+    server, url = serve(tmp_path)
+    context = browser.new_context()
+    paths = []
+    context.on("request", lambda request: paths.append(urlsplit(request.url).path))
+    try:
+        tab = Tab(context, url + "repo/")
+        page = tab.open("tags/")
+        first = search(page, "PatchSAE").locator("a")
+        expect(first).to_have_attribute("href", re.compile("^" + re.escape(url + "repo/papers/patchsae-")))
+        first.click()
+        expect(page.locator(".paper h1")).to_contain_text("PatchSAE")
+        assert [path for path in paths if not path.startswith("/repo/")] == []
+        assert any(path.startswith("/repo/pagefind/") for path in paths)
+        tab.assert_clean()
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_the_first_search_downloads_only_a_few_index_files(browser, base):
+    """The issue's target is <= 1 MB before the first result at ~4,200 papers (measured by
+    scripts/search_bench.py); here: the search fetches Pagefind's files only, not one index."""
+    context = browser.new_context()
+    finished = []
+    context.on("requestfinished", lambda request: finished.append(request))
+    try:
+        tab = Tab(context, base)
+        page = tab.open("")
+        tab.settle()
+        before = len(finished)
+        expect(search(page, "PatchSAE")).to_be_visible()
+        fetched = {urlsplit(r.url).path: r.sizes()["responseBodySize"] for r in finished[before:]}
+        assert fetched and all(path.startswith("/pagefind/") for path in fetched), fetched
+        assert any(path.endswith(".pf_index") for path in fetched) and any(path.endswith(".pf_fragment") for path in fetched)
+        assert sum(fetched.values()) <= 1_000_000
+        tab.assert_clean()
+    finally:
+        context.close()
 
 
 # 4: light/dark toggle.
@@ -445,6 +543,10 @@ def test_search_results_show_hostile_titles_as_text(hostile):
     expect(first).to_be_visible()
     assert page.evaluate("window.__ran") is None, "a title in the search results ran as HTML"
     expect(first.locator("h1")).to_have_text(HOSTILE["title"])
+    # The excerpt shows the markup as text too: only the highlights are elements.
+    expect(first.locator("p mark").first).to_be_visible()
+    assert first.locator("img, script").count() == 0
+    assert "<img src=x" in first.locator("p").inner_text()
     tab.assert_clean()
     tab.page.close()
 

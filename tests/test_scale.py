@@ -27,6 +27,11 @@ def page_sizes(site: Path, slugs: set[str]) -> dict[str, int]:
     return {p.parent.name: p.stat().st_size for p in (site / "papers").glob("*/index.html") if p.parent.name in slugs}
 
 
+def index_bytes(site: Path) -> int:
+    """Bytes of the search index's chunks and result fragments (Pagefind's code excluded)."""
+    return sum(p.stat().st_size for folder in ("index", "fragment") for p in (site / "pagefind" / folder).iterdir())
+
+
 def nav_links(html: str) -> int:
     nav = html[html.index('<nav class="md-nav md-nav--primary') :]
     nav = nav[: nav.index("</nav>")]
@@ -49,7 +54,10 @@ def test_page_html_and_nav_stay_bounded_as_the_corpus_grows(tmp_path):
     small_html = (small / "papers" / paper / "index.html").read_text(encoding="utf-8")
     large_html = (large / "papers" / paper / "index.html").read_text(encoding="utf-8")
     assert nav_links(small_html) == nav_links(large_html) <= 20
-    # What does grow is the search index, linearly: bytes per paper stay alike.
-    per_paper = [len((site / "search/search_index.json").read_bytes()) / n for site, n in ((small, 60), (large, 400))]
+    # What does grow is the search index, linearly: bytes per paper stay alike. It stays in
+    # chunks (a search fetches a few), none of them near a one-file index of every page.
+    per_paper = [index_bytes(site) / n for site, n in ((small, 60), (large, 400))]
     assert per_paper[1] <= 1.2 * per_paper[0]
+    assert len(list((large / "pagefind" / "index").iterdir())) > 1
+    assert max(p.stat().st_size for p in (large / "pagefind").rglob("*") if p.is_file()) <= 150_000
     assert json.loads((large / "papers.json").read_text())["papers"]

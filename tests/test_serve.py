@@ -112,6 +112,33 @@ def append_to_abstract(project: Path, paper: dict, sentence: str) -> None:
     source.write_text("\n".join(lines), encoding="utf-8")
 
 
+def pages_indexed(page, base: str) -> int:
+    entry = json.loads(page.request.get(base + "pagefind/pagefind-entry.json").text())
+    return entry["languages"]["en"]["page_count"]
+
+
+def find(browser, base: str, query: str, timeout: float = 30) -> list[str]:
+    """URLs Pagefind finds for `query` in the index as it is now (in a new page: the search
+    loads the index once per page); under serve the index is built in the background."""
+    page = browser.new_page()
+    try:
+        deadline = time.monotonic() + timeout
+        while not page.request.get(base + "pagefind/pagefind.js").ok:
+            assert time.monotonic() < deadline, "no search index"
+            time.sleep(0.2)
+        page.goto(base)
+        return page.evaluate(
+            """async (url) => {
+                const pagefind = await import(url);
+                const search = await pagefind.search(%s);
+                return Promise.all(search.results.map(async (result) => (await result.data()).url));
+            }""" % json.dumps(query),
+            base + "pagefind/pagefind.js",
+        )
+    finally:
+        page.close()
+
+
 def test_editing_an_abstract_updates_the_open_page_without_a_manual_reload(served_project):
     project, base, log = served_project
     page_file = next((project / "docs" / "papers").glob("patchsae-*.md"))
@@ -125,14 +152,21 @@ def test_editing_an_abstract_updates_the_open_page_without_a_manual_reload(serve
             abstract = page.locator(".paper-abstract")
             sync_api.expect(abstract).to_contain_text("PatchSAE")
             assert SENTENCE not in abstract.inner_text()
+            assert find(browser, base, "PatchSAE") == ["/" + paper["url"]]
+            indexed_before = pages_indexed(page, base)
+            assert indexed_before > 38
 
             append_to_abstract(project, paper, SENTENCE)
             # No page.reload(): mkdocs' live-reload script reloads the page after the rebuild.
             sync_api.expect(abstract).to_contain_text(SENTENCE, timeout=30_000)
             assert page.url == base + paper["url"]
-            # The dirty rebuild rendered a few pages; search still knows every paper.
-            index = json.loads(page.request.get(base + "search/search_index.json").text())
-            assert len({d["location"].split("#")[0] for d in index["docs"] if d["location"].startswith("papers/")}) == 38
+            # The dirty rebuild rendered a few pages; the search index, rebuilt in the background
+            # from the whole site folder, still holds every page and finds the new sentence.
+            deadline = time.monotonic() + 30
+            while (found := find(browser, base, "live-reload-7f3a")) != ["/" + paper["url"]] and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert found == ["/" + paper["url"]]
+            assert pages_indexed(page, base) == indexed_before
             assert "error" not in log.read_text().lower() and "aborted" not in log.read_text().lower()
         except AssertionError:
             print(log.read_text()[-3000:])

@@ -1,0 +1,84 @@
+"""What the search index of the built seeds site holds (Pagefind, written by the hook).
+
+Each Pagefind fragment is one indexed page as a reader sees it in the results: its URL, its
+title and the text that was indexed (gzip, "pagefind_dcd" then JSON). The browser tests
+(test_browser.py) search through the site's own search box.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import frontmatter
+import pytest
+
+MAX_FILE = 150_000  # bytes: no single search file comes near a one-file index (14.6 MB at 4,200 papers)
+
+
+def fragments(site: Path) -> dict[str, dict]:
+    """Indexed pages by URL."""
+    pages = {}
+    for path in (site / "pagefind" / "fragment").iterdir():
+        data = gzip.decompress(path.read_bytes())
+        assert data.startswith(b"pagefind_dcd"), path
+        page = json.loads(data[len(b"pagefind_dcd"):])
+        pages[page["url"]] = page
+    return pages
+
+
+@pytest.fixture(scope="module")
+def indexed(seeds_site) -> dict[str, dict]:
+    return fragments(seeds_site[0])
+
+
+def paper(docs: Path, prefix: str) -> dict:
+    return frontmatter.load(next((docs / "papers").glob(f"{prefix}*.md"))).metadata
+
+
+def test_every_paper_is_indexed_with_its_title_summary_tags_and_abstract(seeds_site, indexed):
+    site, docs = seeds_site
+    papers = [frontmatter.load(path) for path in sorted((docs / "papers").glob("*.md"))]
+    assert len(papers) == 38
+    for page in papers:
+        fragment = indexed["/" + page["url"]]
+        assert fragment["meta"]["title"] == page["title"]
+        assert page["summary"] in fragment["content"]
+        assert all(tag in fragment["content"] for tag in page["tags"])
+    patchsae = indexed["/" + paper(docs, "patchsae-")["url"]]
+    assert "interpretable concepts at granular levels" in patchsae["content"]
+
+
+def test_paper_pages_leave_out_related_papers_and_boilerplate(seeds_site, indexed):
+    _, docs = seeds_site
+    ppa = paper(docs, "ppa-")
+    content = indexed["/" + ppa["url"]]["content"]
+    for boilerplate in ("Related papers", "Shared:", "Cite and source", "Source record", "Key phrases", "¶", ppa["area"]):
+        assert boilerplate not in content
+    for related in ppa["related"]:
+        assert related["title"] not in content
+
+
+def test_listing_pages_are_indexed_by_title_and_introduction_only(seeds_site, indexed):
+    _, docs = seeds_site
+    tag = indexed["/tags/large-language-models/"]
+    assert tag["meta"]["title"] == "large language models"
+    assert tag["content"].startswith("large language models. Papers tagged large language models.")
+    assert paper(docs, "ppa-")["title"] not in tag["content"]  # one of its 16 papers
+    assert "Acronyms defined in the abstracts" in indexed["/glossary/"]["content"]
+    assert "/" not in indexed and "/404.html" not in indexed  # the home and missing-page pages
+
+
+def test_the_index_is_chunked_and_replaces_materials_one_file_index(seeds_site, indexed):
+    site, _ = seeds_site
+    bundle = site / "pagefind"
+    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert list(entry["languages"]) == ["en"]
+    assert entry["languages"]["en"]["page_count"] == len(indexed)
+    assert list((bundle / "index").glob("*.pf_index"))
+    assert not (site / "search").exists()  # Material's search plugin is off
+    sizes = {path.relative_to(site).as_posix(): path.stat().st_size for path in bundle.rglob("*") if path.is_file()}
+    assert max(sizes.values()) <= MAX_FILE, sizes
+    assert not [name for name in sizes if "-ui" in name or "highlight" in name], "Pagefind's own UIs are not used"
+    assert not list(site.glob(".pagefind-*")), "the index is built beside the site and moved in whole"
