@@ -38,7 +38,9 @@ One run at one size does, in order:
     bare       `python -m mkdocs build -f CONFIG` on DOCS from `generate` plus the hand-written
                docs (about.md, assets/), where CONFIG is a copy of mkdocs.yml without `hooks:`
                (docs_dir/site_dir pointing into the temporary folder, custom_dir absolute,
-               site_name set to the generated home page's title, as the full build sets it)
+               site_name set to the generated home page's title, as the full build sets it);
+               without the hook there is no search index either (the hook builds Pagefind's),
+               so full/bare counts indexing as the generator's overhead
 
 Columns of the main table (medians over --repeat runs; ratios are computed within each run,
 then the median is taken):
@@ -59,8 +61,14 @@ then the median is taken):
     site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
     KB/page       mean bytes of a paper page's index.html (shared assets excluded), 10^3 bytes
     max KB        largest paper page's index.html
-    search MB     site/search/search_index.json, raw
-    gz MB         the same, gzip level 6 (about what a web server sends)
+    search MB     what a reader's first search downloads, raw. Pagefind (site/pagefind/): the
+                  search script, pagefind.js, its worker and wasm, the entry and metadata
+                  files, the largest index chunk and the 10 largest result fragments: an upper
+                  bound for a one-word query (scripts/search_bench.py measures real searches
+                  in Chromium). Material's search (an older checkout, --repo): its
+                  search/search_index.json, which every first search downloads whole
+    gz MB         the same files, gzip level 6 (about what a compressing host such as GitHub
+                  Pages sends; Pagefind's index files are already compressed)
 
 The second table gives the pipeline stages from the `stages` step: median seconds and peak RSS
 during each stage (Linux: the high-water mark is reset before each stage through
@@ -300,8 +308,7 @@ def site_metrics(site: Path) -> dict:
             if path.suffix == ".html":
                 html += size
     pages = [p.stat().st_size for p in (site / "papers").rglob("index.html")] if (site / "papers").is_dir() else []
-    index = site / "search" / "search_index.json"
-    raw = index.read_bytes() if index.is_file() else b""
+    first_search = first_search_files(site)
     return {
         "site_bytes": total,
         "site_files": files,
@@ -309,9 +316,25 @@ def site_metrics(site: Path) -> dict:
         "paper_pages": len(pages),
         "paper_html_mean_bytes": statistics.fmean(pages) if pages else 0.0,
         "paper_html_max_bytes": max(pages, default=0),
-        "search_index_bytes": len(raw),
-        "search_index_gzip_bytes": len(gzip.compress(raw, compresslevel=6)) if raw else 0,
+        "search_index_bytes": sum(len(data) for data in first_search),
+        "search_index_gzip_bytes": sum(len(gzip.compress(data, compresslevel=6)) for data in first_search),
     }
+
+
+def first_search_files(site: Path) -> list[bytes]:
+    """The files a reader's first search downloads (see `search MB` above)."""
+    bundle = site / "pagefind"
+    if not (bundle / "pagefind-entry.json").is_file():
+        index = site / "search" / "search_index.json"
+        return [index.read_bytes()] if index.is_file() else []
+    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    language = next(iter(entry["languages"].values()))
+    paths = [site / "assets" / "javascripts" / "search.js", bundle / "pagefind-entry.json"]
+    paths += [bundle / name for name in ("pagefind.js", "pagefind-worker.js", f"wasm.{language['wasm']}.pagefind")]
+    paths.append(bundle / f"pagefind.{language['hash']}.pf_meta")
+    largest = lambda folder, n: sorted((bundle / folder).glob("*"), key=lambda p: p.stat().st_size)[-n:]
+    paths += largest("index", 1) + largest("fragment", 10)
+    return [path.read_bytes() for path in paths if path.is_file()]
 
 
 def markdown_identical(left: Path, right: Path) -> bool:
