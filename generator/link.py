@@ -15,6 +15,7 @@ import numpy as np
 from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
+from .parallel import ordered_map
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
@@ -183,20 +184,20 @@ def add_related(papers: list[Paper], count: int) -> list[Paper]:
     if len(papers) < 2 or count <= 0:
         return papers
     found = neighbours([_document(p) for p in papers], [p.area for p in papers], count)
-    result = []
-    for i, paper in enumerate(papers):
-        related = tuple(
+
+    def related(i: int) -> tuple[Related, ...]:
+        return tuple(
             Related(
                 id=papers[j].id,
                 title=papers[j].title,
                 slug=papers[j].slug,
                 score=round(score, 3),
-                reasons=_reasons(paper, papers[j], found.matrix, i, j, found.terms),
+                reasons=_reasons(papers[i], papers[j], found.matrix, i, j, found.terms),
             )
             for j, score in found.lists[i]
         )
-        result.append(replace(paper, related=related))
-    return result
+
+    return [replace(paper, related=links) for paper, links in zip(papers, ordered_map(related, range(len(papers))))]
 
 
 def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
