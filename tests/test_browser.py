@@ -356,6 +356,24 @@ def test_search_results_look_like_materials_and_work_from_the_keyboard(tab):
     tab.assert_clean()
 
 
+def test_search_opens_from_the_header_button_on_a_phone(browser, base):
+    context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True)
+    try:
+        tab = Tab(context, base)
+        page = tab.open("")
+        page.locator("label.md-header__button[for=__search]").tap()
+        expect(page.locator(".md-search__input")).to_be_focused()
+        page.keyboard.type("PatchSAE")
+        first = page.locator(".md-search-result__item").first
+        expect(first).to_be_visible()
+        expect(first.locator("a")).to_have_attribute("href", re.compile(r"/papers/patchsae-"))
+        page.locator(".md-search__form label[for=__search]").tap()  # the back arrow
+        expect(first).to_be_hidden()
+        tab.assert_clean()
+    finally:
+        context.close()
+
+
 def test_search_keeps_working_across_instant_navigation(tab):
     page = tab.open("")
     page.evaluate("window.__sameDocument = true")

@@ -48,7 +48,23 @@
     return paragraph;
   }
 
-  function item(data, score) {
+  // The title with the words that start with a query word marked, as Material marks them.
+  function title(text, query) {
+    const heading = document.createElement("h1");
+    const terms = [...words(query)].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.join("|")})[\\p{L}\\p{N}]*`, "giu");
+    let last = 0;
+    for (const match of terms.length ? text.matchAll(pattern) : []) {
+      const mark = document.createElement("mark");
+      mark.textContent = match[0];
+      heading.append(text.slice(last, match.index), mark);
+      last = match.index + match[0].length;
+    }
+    heading.append(text.slice(last));
+    return heading;
+  }
+
+  function item(data, query) {
     const li = document.createElement("li");
     li.className = "md-search-result__item";
     const link = document.createElement("a");
@@ -57,12 +73,10 @@
     link.tabIndex = -1;
     const article = document.createElement("article");
     article.className = "md-search-result__article md-typeset";
-    article.dataset.mdScore = score.toFixed(2);
+    article.dataset.mdScore = data.score.toFixed(2);
     const icon = document.createElement("div");
     icon.className = "md-search-result__icon md-icon";
-    const title = document.createElement("h1");
-    title.textContent = data.meta.title || data.url;
-    article.append(icon, title, excerpt(data.excerpt));
+    article.append(icon, title(data.meta.title || data.url, query), excerpt(data.excerpt));
     link.append(article);
     li.append(link);
     return li;
@@ -96,16 +110,19 @@
     const text = box.dataset;
 
     let latest = 0;  // the newest query: results of older ones are dropped
-    let shown = [];  // results of the newest query, rendered PAGE at a time
+    let shown = { query: "", results: [] };  // the newest query's results, rendered PAGE at a time
+    let loading = false;
     let timer;
     let pending = Promise.resolve();
 
-    async function more(ticket, query) {
-      const next = shown.slice(list.children.length, list.children.length + PAGE);
+    async function more(ticket) {
+      const { query, results } = shown;
+      const first = list.children.length === 0;
+      const next = results.slice(list.children.length, list.children.length + PAGE);
       let data = await Promise.all(next.map(async (result) => ({ ...(await result.data()), score: result.score })));
       if (ticket !== latest) return;
-      if (query) data = byTitle(data, query);
-      for (const d of data) list.append(item(d, d.score));
+      if (first) data = byTitle(data, query);
+      for (const d of data) list.append(item(d, query));
     }
 
     async function run() {
@@ -114,14 +131,14 @@
       if (query) {
         const search = await (await load()).search(query);
         if (ticket !== latest) return;
-        shown = search.results;
-        const count = shown.length;
+        shown = { query, results: search.results };
+        const count = search.results.length;
         meta.textContent = count === 0 ? text.searchNone
           : count === 1 ? text.searchOne : text.searchOther.replace("#", count.toLocaleString());
         list.replaceChildren();
-        await more(ticket, query);
+        await more(ticket);
       } else {
-        shown = [];
+        shown = { query, results: [] };
         list.replaceChildren();
         meta.textContent = text.searchPlaceholder;
       }
@@ -139,7 +156,9 @@
     const links = () => [...list.querySelectorAll(".md-search-result__link")];
 
     input.addEventListener("focus", () => {
-      setOpen(true);
+      // Deferred: a tap on the header's search button focuses the input from its click
+      // handler, before the button (a label) toggles the search open itself.
+      setTimeout(() => setOpen(true));
       load().catch((error) => console.error("search could not load", error));
     });
     input.addEventListener("input", schedule);
@@ -157,8 +176,10 @@
       if (event.target.closest("a")) setOpen(false);
     });
     scroll.addEventListener("scroll", () => {
-      if (scroll.scrollTop + scroll.clientHeight >= scroll.scrollHeight - 100 && list.children.length < shown.length) {
-        more(latest);
+      const bottom = scroll.scrollTop + scroll.clientHeight >= scroll.scrollHeight - 100;
+      if (bottom && !loading && list.children.length < shown.results.length) {
+        loading = true;
+        more(latest).finally(() => { loading = false; });
       }
     });
 
