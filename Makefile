@@ -26,7 +26,7 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	cp -r node_modules/katex/dist/fonts $(KATEX)/fonts
 
 # --livereload: Click 8.2-8.3 turned it off by default (mkdocs#4032). --dirty: after an edit,
-# only pages whose Markdown the generator rewrote are rebuilt (the hook keeps search whole).
+# only pages whose Markdown the generator rewrote are rebuilt (the hook re-indexes search whole).
 serve: setup
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr 127.0.0.1:$(PORT)
 

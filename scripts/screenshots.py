@@ -56,7 +56,8 @@ def main() -> None:
         page.goto(f"{base}/")
         page.keyboard.press("/")
         page.keyboard.type("PatchSAE")
-        page.wait_for_selector(".md-search-result__item")
+        # aria-busy: the search script sets it to false once the results of the query show.
+        page.wait_for_selector(".md-search-result__list[aria-busy=false] .md-search-result__item")
         page.screenshot(path=out / "search.png")
         browser.close()
     server.shutdown()
