@@ -165,9 +165,7 @@
     form.addEventListener("submit", (event) => event.preventDefault());
     form.addEventListener("reset", () => setTimeout(() => { schedule(); input.focus(); }));
     // On phones the search box is hidden until the header's search button is pressed.
-    for (const label of document.querySelectorAll("header [for=__search]")) {
-      label.addEventListener("click", () => input.focus());
-    }
+    document.querySelector(".md-header__button[for=__search]")?.addEventListener("click", () => input.focus());
     toggle?.addEventListener("change", () => {
       list.hidden = !toggle.checked;
       list.setAttribute("role", toggle.checked ? "list" : "presentation");
