@@ -16,7 +16,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.pages import Page
 
-from generator import searchindex
+from generator import render, searchindex
 from generator.errors import InputError
 from generator.pipeline import Settings, generate
 from generator.render import MARKER
@@ -29,6 +29,8 @@ DIRTY_WARNING = "A 'dirty' build is being performed"
 def on_startup(*, command: str, dirty: bool) -> None:
     # Under `mkdocs serve` the search index is built in the background: reloads don't wait.
     searchindex.background = command == "serve"
+    # ... and the generator keeps rendered pages in memory, so an edit renders only what changed.
+    render.remember_pages = command == "serve"
     if dirty:
         # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())

@@ -171,15 +171,22 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
     )
 
 
-# The last run's paper pages by everything they are made of. It lives as long as the process:
-# under `mkdocs serve` an edit re-renders only the pages whose content changed.
+# The last run's paper pages by everything they are made of, kept for the life of the process
+# when `remember_pages` is on (the hook turns it on under `mkdocs serve`): an edit then
+# re-renders only the pages whose content changed. Off for one-off builds: it would only
+# cost memory (~2x the pages' text).
+remember_pages = False
 _rendered: dict[tuple[str, str], str] = {}
 
 
 def _paper_pages(papers: list[Paper], records: list[dict]) -> dict[str, str]:
+    _environment().get_template("paper.md.j2")  # compiled once, before the workers fork
+    if not remember_pages:
+        _rendered.clear()
+        pages = ordered_map(_paper_page, list(zip(papers, records)))
+        return {f"papers/{paper.slug}.md": page for paper, page in zip(papers, pages)}
     keys = [(json.dumps(record, ensure_ascii=False, sort_keys=True), paper.body) for paper, record in zip(papers, records)]
     missing = [index for index, key in enumerate(keys) if key not in _rendered]
-    _environment().get_template("paper.md.j2")  # compiled once, before the workers fork
     fresh = dict(zip(missing, ordered_map(_paper_page, [(papers[i], records[i]) for i in missing])))
     pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else _rendered[keys[i]] for i, paper in enumerate(papers)}
     _rendered.clear()

@@ -49,7 +49,7 @@ def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
     assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
 
 
-def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
+def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path, monkeypatch):
     """Under `mkdocs serve` the renderer reuses the last run's pages: after an edit its output
     must equal a cold render of the edited papers."""
     from generator.enrich import enrich
@@ -57,6 +57,7 @@ def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     from generator.sources import read_files
     from generator.errors import Report
 
+    monkeypatch.setattr(render, "remember_pages", True)  # as under `mkdocs serve`
     records = read_files([corpus_slice(tmp_path, 40)], Report())
     papers = link([enrich(r) for r in records], 5)
     render._rendered.clear()
@@ -64,6 +65,7 @@ def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     edited = list(papers)
     edited[3] = replace(edited[3], summary="An edited summary that every page listing it must show.")
     warm = render.render_site(edited, glossary(edited), "Site")
+    assert len(render._rendered) == len(edited)  # remembered, then reused for all but one page
     render._rendered.clear()
     cold = render.render_site(edited, glossary(edited), "Site")
     assert warm == cold
