@@ -2,7 +2,7 @@
 
 Worker processes are forked, so they inherit the function and its inputs (closures, loaded
 vocabulary, linked papers) instead of receiving them pickled; only each result travels back.
-Small jobs, one-core machines and platforms without fork run in this process: results are
+Small jobs, one-core machines and other systems than Linux run in this process: results are
 the same either way, in the same order.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -39,7 +40,8 @@ def ordered_map(function: Callable[[Item], Result], items: Sequence[Item]) -> It
     """function(item) for every item, in order, on all cores when it pays."""
     global _job
     count = workers()
-    if len(items) < MIN_ITEMS or count < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    # Fork only on Linux: macOS offers it, but forking after its system frameworks load can crash.
+    if len(items) < MIN_ITEMS or count < 2 or not sys.platform.startswith("linux"):
         yield from map(function, items)
         return
     _job = (function, items)
