@@ -17,9 +17,10 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.pages import Page
 
 from generator import render, searchindex
+from generator.cache import FOLDER as CACHE_FOLDER
 from generator.errors import InputError
 from generator.pipeline import Settings, generate
-from generator.render import MARKER
+from generator.render import MARKER, ROOT_FILES, SECTIONS
 
 log = logging.getLogger("mkdocs.hooks.abstracts")
 VENDORED = ("assets/vendor/katex/katex.min.js", "assets/vendor/katex/katex.min.css")
@@ -71,6 +72,17 @@ def on_serve(server: LiveReloadServer, *, config: MkDocsConfig, builder) -> Live
     # Editing an abstract rebuilds the site; the generator rewrites only the pages that changed.
     for path in _inputs(config):
         server.watch(str(path))
+    # The generator writes into docs/ during each build: watching all of docs/ made every edit
+    # build twice (and reload the browser twice). Only the hand-written parts are watched.
+    docs_dir = Path(config.docs_dir)
+    generated = {*SECTIONS, *ROOT_FILES, CACHE_FOLDER}
+    try:
+        server.unwatch(str(docs_dir))
+    except KeyError:  # not watched by this MkDocs: nothing to narrow
+        return server
+    for entry in sorted(docs_dir.iterdir()):
+        if entry.name not in generated:
+            server.watch(str(entry))
     return server
 
 
