@@ -175,8 +175,7 @@ def add_keyphrases(papers: list[Paper]) -> list[Paper]:
 def _document(paper: Paper) -> str:
     # Tags and keyphrases repeated so that shared topics weigh more than shared words;
     # URLs left out: 'github', 'com' or a user name relate nothing.
-    text = URL.sub(" ", paper.text) if "://" in paper.text or "www." in paper.text else paper.text
-    return " ".join([paper.title if paper.given_title else "", text, *paper.tags, *paper.tags, *paper.keyphrases])
+    return " ".join([paper.title if paper.given_title else "", URL.sub(" ", paper.text), *paper.tags, *paper.tags, *paper.keyphrases])
 
 
 def add_related(papers: list[Paper], count: int) -> list[Paper]:

@@ -302,7 +302,6 @@ def introduced_name(
         if not contribution:
             continue
         after = sentence[contribution.end() :]
-        # "we propose NOise Robust Temporal Optimal traNsport (Norton)": the short form is the name.
         # "we propose NOise Robust Temporal Optimal traNsport (Norton)": the short form is the name,
         # unless the long form is one name itself ("we introduce Real2Render2Real (R2R2R)").
         spelled = _SPELLED_OUT.match(after.lstrip(" ,:").removeprefix("a ").removeprefix("an ").removeprefix("the "))

@@ -61,9 +61,8 @@ def fold(text: str) -> str:
     """Lower case, accents removed, hyphens/underscores as spaces: for comparing terms."""
     if text.isascii():  # the common case, without regular expressions
         return " ".join(text.lower().translate(_ASCII_FOLD).split())
-    if not text.isascii():
-        text = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in text if not unicodedata.combining(c))
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
     text = re.sub(r"[-_/‐‑–]+", " ", text.lower())
     return " ".join(re.sub(r"[^\w\s.+]", " ", text).split())
 
