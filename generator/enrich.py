@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 
 from . import markup
 from .model import Acronym, Link, Paper, Record
-from .names import find_acronyms, introduced_name
+from .names import find_acronyms, name_candidates
 from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
 from .titles import derive_summary, derive_title
 
@@ -64,8 +64,9 @@ def _name_and_title(
     parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str]
 ) -> tuple[str | None, str]:
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
-    name = introduced_name(markup.URL.sub("", text), _bold_words(parts), acronyms, banned)
-    return (name.name if name else None), derive_title(text, name)
+    names = name_candidates(markup.URL.sub("", text), _bold_words(parts), acronyms, banned)
+    name, title = derive_title(text, names)
+    return (name.name if name else None), title
 
 
 def retitle(paper: Paper, banned: frozenset[str]) -> Paper:

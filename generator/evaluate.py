@@ -41,12 +41,20 @@ Titles
     named share   share of real titles with a colon name; share of derived titles
                   led by a name (the text before the first ": " is one token).
     name precision  among derived titles led by a name, the share whose name the
-                  real title contains (name tokens).
+                  real title contains (name tokens), or, when the real title has no
+                  colon name, whose spelled-out expansion (the acronym's long form
+                  found in the abstract) it contains as term tokens (`name_hit`):
+                  "VBLL: Variational Bayesian Last Layer" is a hit for the real
+                  "Variational Bayesian Last Layers".
     ROUGE-1 F1    tokens: re.findall(r"[^\\W_]+", title.lower()) minus scikit-learn's
                   ENGLISH_STOP_WORDS, as multisets. overlap = sum of min counts;
                   P = overlap/|derived|, R = overlap/|real|, F1 = 2PR/(P+R), and 0
                   when the overlap is 0 or either side is empty. Mean over papers.
     title words   mean number of whitespace-separated words, derived and real.
+    defect rate   share of derived titles with any defect of the sanity gate
+                  (`titlegate.title_defects`: markup, split word, dangling end,
+                  sentence or first person, name repeated, too short, too long,
+                  unbalanced); also the count of each kind.
 
 Keywords (only when the corpus has author keywords: at least half of the records
 carry keywords and at most half of all keywords look like "Area: ABBR: label"
@@ -123,6 +131,7 @@ from .names import looks_like_name
 from .sources import read_file
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import fold, normalise_term, sentences, singular
+from .titlegate import title_defects
 
 RELATED = 5
 SEED = 0
@@ -183,6 +192,16 @@ def leading_name(title: str) -> str | None:
 
 def title_contains_name(title: str, name: str) -> bool:
     return contains(name_tokens(title), name_tokens(name))
+
+
+def name_hit(name: str, expansion: str | None, real: str) -> bool:
+    """The real title carries this name, or spells it out without a colon name of its own
+    ('VBLL' with its expansion for 'Variational Bayesian Last Layers'; not 'ZSAD' for
+    'AnomalyCLIP: Adapting CLIP for Zero-shot Anomaly Detection')."""
+    if title_contains_name(real, name):
+        return True
+    real_name = real_title_name(real)
+    return bool(expansion) and not (real_name and real_name.colon) and contains(term_tokens(real), term_tokens(expansion))
 
 
 def rouge_tokens(text: str) -> list[str]:
@@ -337,7 +356,8 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
         lead = leading_name(paper.title)
         derived_named.append(lead is not None)
         if lead:
-            precision_hits.append(title_contains_name(real, lead))
+            expansion = next((a.long for a in paper.acronyms if a.short == lead), None)
+            precision_hits.append(name_hit(lead, expansion, real))
         f1s.append(rouge1_f1(paper.title, real))
         derived_words.append(len(paper.title.split()))
         real_words.append(len(real.split()))
@@ -350,6 +370,15 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
         Metric("rouge1_f1", "title overlap, ROUGE-1 F1 (mean)", _mean(f1s), "mean"),
         Metric("derived_words", "title words, derived (mean)", _mean(derived_words), "mean"),
         Metric("real_words", "title words, real (mean)", _mean(real_words), "mean"),
+    ]
+
+
+def defect_metrics(papers: Sequence[Paper]) -> list[Metric]:
+    found = [title_defects(p.title, p.name if p.name and p.title.startswith(p.name) else None) for p in papers]
+    kinds = Counter(kind for defects in found for kind in defects)
+    return [
+        Metric("defect_rate", "titles with a defect", _share([bool(d) for d in found])),
+        *(Metric(f"defect_{kind.replace(' ', '_')}", f"  {kind}", count, "count") for kind, count in sorted(kinds.items())),
     ]
 
 
@@ -469,6 +498,7 @@ def evaluate_records(name: str, records: Sequence[Record], related: int = RELATE
     papers, seconds = derive(records, related)
     result = CorpusResult(name, len(papers))
     result.sections["titles"] = title_metrics(papers, records)
+    result.sections["title defects"] = defect_metrics(papers)
     if keyword_kind(records) == "author":
         result.sections["keywords"] = keyword_metrics(papers, records)
     result.sections["tags"] = tag_health(papers)

@@ -15,6 +15,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from . import learned
+
 # Private-use characters mark styles between macro resolution and escaping;
 # any that arrive in the input are removed first.
 BOLD_OPEN, BOLD_CLOSE, ITALIC_OPEN, ITALIC_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
@@ -66,7 +68,7 @@ class Segment:
 def segments(abstract: str) -> list[Segment]:
     """Split an abstract into text (with style markers), math and URL segments."""
     text = html.unescape(_SENTINELS.sub("", abstract))
-    text = " ".join(text.split())
+    text = _mend_broken_words(" ".join(text.split()))
     result: list[Segment] = []
     position = 0
     for match in _SEGMENT.finditer(text):
@@ -77,6 +79,24 @@ def segments(abstract: str) -> list[Segment]:
     if position < len(text):
         result.append(Segment("text", _resolve_macros(text[position:])))
     return _merge_text(result)
+
+
+_BROKEN_WORD = re.compile(r"\b([A-Za-z]{2,})- ([a-z]{2,})\b")
+
+
+def _mend_broken_words(text: str) -> str:
+    """'Learn- ing' (a PDF line break kept in the abstract) -> 'Learning', where the two
+    halves make a word this abstract uses or a known title word; 'pre- and post-' stays."""
+    if "- " not in text:
+        return text
+    used = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    known = learned.choices().titleness
+
+    def mend(match: re.Match[str]) -> str:
+        word = match.group(1) + match.group(2)
+        return word if word.lower() in used or word.lower() in known else match.group(0)
+
+    return _BROKEN_WORD.sub(mend, text)
 
 
 def _match_segments(match: re.Match[str]) -> list[Segment]:
@@ -207,9 +227,26 @@ def _escape_block_start(markdown: str) -> str:
 _MATH_COMMAND = re.compile(r"\\([A-Za-z]+)")
 
 
+_SUPERSCRIPTS = str.maketrans("0123456789+-=()nipk", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵖᵏ")
+_SUBSCRIPTS = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_SCRIPT = re.compile(r"([\^_])(?:\{([0-9+\-=()nipk]{1,4})\}|([0-9nipk]))")
+
+
+def _scripts(tex: str) -> str:
+    """'S^2AC' -> 'S²AC', 'x_{10}' -> 'x₁₀': short super- and subscripts as Unicode (others stay)."""
+
+    def replace(match: re.Match[str]) -> str:
+        body = match.group(2) or match.group(3)
+        table = _SUPERSCRIPTS if match.group(1) == "^" else _SUBSCRIPTS
+        converted = body.translate(table)
+        return converted if all(ord(c) > 127 for c in converted) else match.group(0)
+
+    return _SCRIPT.sub(replace, tex)
+
+
 def math_to_plain(tex: str) -> str:
-    """A readable approximation of inline math: `\\mathbf x` -> x, `\\beta` -> β."""
-    text = _MATH_COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), ""), tex)
+    """A readable approximation of inline math: `\\mathbf x` -> x, `\\beta` -> β, `S^2` -> S²."""
+    text = _MATH_COMMAND.sub(lambda m: SYMBOLS.get(m.group(1), ""), _scripts(tex))
     text = re.sub(r"[{}]", "", text)
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r"([(\[])\s+", r"\1", text)

@@ -153,6 +153,7 @@ class IntroducedName:
     name: str
     expansion: str | None  # the long form when the name is an acronym
     sentence: str  # the sentence that introduces it
+    rule: str = "named"  # which pattern proposed it (a feature of the learned choice)
 
 
 # A name right after these words is used, not introduced ("on WikiText-2", "than GPT-4").
@@ -256,14 +257,28 @@ _CAPITALISED_NAME = re.compile(r"\s*([A-Z][a-z]{3,}[A-Za-z0-9]*)(?=\s*[,(:]|\s+(
 def introduced_name(
     text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset()
 ) -> IntroducedName | None:
-    """The name this abstract introduces as its contribution, if it has one.
-    `banned` names are known (from the corpus) to be shared by many papers."""
+    """The first name the patterns propose (the rules' own choice, without the learned model)."""
+    return next(iter(name_candidates(text, bold, acronyms, banned)), None)
+
+
+def name_candidates(
+    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset()
+) -> list[IntroducedName]:
+    """Every name this abstract may introduce as its contribution, most explicit pattern first,
+    each name once. `banned` names are known (from the corpus) to be shared by many papers."""
+    found: dict[str, IntroducedName] = {}
+    for candidate in _proposed_names(text, bold, acronyms, banned):
+        found.setdefault(candidate.name, candidate)
+    return list(found.values())
+
+
+def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str]):
     expansions = {a.short: a.long for a in acronyms}
     all_sentences = sentences(text)
 
-    def result(name: str, sentence: str) -> IntroducedName:
+    def result(name: str, sentence: str, rule: str) -> IntroducedName:
         name = name.rstrip(".-")
-        return IntroducedName(name, expansions.get(name), sentence)
+        return IntroducedName(name, expansions.get(name), sentence, rule)
 
     for sentence in all_sentences:
         for match in _NAMING.finditer(sentence):
@@ -275,15 +290,16 @@ def introduced_name(
                 short = spelled.group(1)
                 # Named explicitly: even a compound of field acronyms ('DNA-GPT') is the name here.
                 if looks_like_name(short) and short not in banned and not _MODEL_FAMILY.match(short):
-                    return result(short, sentence)
+                    yield result(short, sentence, "naming-spelled")
                 continue
             if candidate in banned:
                 continue
             if len(words) > 1 and all(w[0].isupper() for w in words) and any(looks_like_name(w) or w in GENERIC_ACRONYMS for w in words):
-                return result(candidate, sentence)  # 'Sparse RAG', 'Llama Guard 3'
+                yield result(candidate, sentence, "naming-multiword")  # 'Sparse RAG', 'Llama Guard 3'
+                continue  # its first word alone ('Sparse') is no name
             first = words[0]
             if _candidate(first, expansions, banned) or _capitalised_noun(first, banned):
-                return result(first, sentence)  # 'PatchSAE', 'Magnushammer'
+                yield result(first, sentence, "naming")  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
         match = re.search(
@@ -291,12 +307,12 @@ def introduced_name(
             sentence,
         )
         if match and _candidate(match.group(1), expansions, banned):
-            return result(match.group(1), sentence)
+            yield result(match.group(1), sentence, "our-noun")
     for name in bold:
         words = name.split()
         if 0 < len(words) <= 3 and _candidate(words[0], expansions, banned):
             sentence = next((s for s in all_sentences if name in s), "")
-            return result(name, sentence)
+            yield result(name, sentence, "bold")
     for sentence in all_sentences:
         contribution = _CONTRIBUTION.search(sentence)
         if not contribution:
@@ -308,13 +324,13 @@ def introduced_name(
         if spelled:
             long = spelled.group(0).rsplit("(", 1)[0].split()
             if len(long) == 1 and _candidate(long[0], expansions, banned):
-                return result(long[0], sentence)
+                yield result(long[0], sentence, "contribution-long")
             if _candidate(spelled.group(1), expansions, banned) or _capitalised_noun(spelled.group(1), banned):
-                return result(spelled.group(1), sentence)
+                yield result(spelled.group(1), sentence, "contribution-spelled")
         # "we introduce Coconut (Chain of Continuous Thought)": a capitalised word right after the verb.
         capitalised = _CAPITALISED_NAME.match(after)
         if capitalised and _capitalised_noun(capitalised.group(1), banned):
-            return result(capitalised.group(1), sentence)
+            yield result(capitalised.group(1), sentence, "contribution-capitalised")
         # "we propose PPA", "we introduce a novel benchmark, BEARCUBS," "... (REMEDY) method"
         for token_match in re.finditer(_NAME_TOKEN, after):
             token = token_match.group(0)
@@ -323,7 +339,7 @@ def introduced_name(
                 and not _inside_plain_parenthesis(after, token_match.start(), expansions)
                 and not _USED_BEFORE.search(after[: token_match.start()])
             ):
-                return result(token, sentence)
+                yield result(token, sentence, "contribution-token")
             if token_match.start() > 160:
                 break
     # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
@@ -331,7 +347,7 @@ def introduced_name(
         match = re.match(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)", sentence)
         if match and _candidate(match.group(1), expansions, banned, strict=True) and match.group(1) not in expansions.values():
             if text.count(match.group(1)) >= 2:
-                return result(match.group(1), sentence)
+                yield result(match.group(1), sentence, "subject")
     # Last: a name the abstract keeps using (twice or more, and in its second half too),
     # as the subject of what the paper does ("AffineQuant achieves ...").
     counts: dict[str, int] = {}
@@ -340,10 +356,15 @@ def introduced_name(
         if _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
             counts[token] = counts.get(token, 0) + 1
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
-    if repeated:
-        best = max(repeated, key=lambda t: (counts[t], -text.index(t)))
-        return result(best, next((s for s in all_sentences if best in s), ""))
-    return None
+    for token in sorted(repeated, key=lambda t: (-counts[t], text.index(t))):
+        yield result(token, next((s for s in all_sentences if token in s), ""), "repeated")
+    # Weaker evidence, for the learned choice to weigh: any defined acronym that names no known
+    # concept, then any name-shaped token.
+    for acronym in acronyms:
+        if _candidate(acronym.short, expansions, banned):
+            yield result(acronym.short, next((s for s in all_sentences if acronym.short in s), ""), "acronym")
+    for token in counts:
+        yield result(token, next((s for s in all_sentences if token in s), ""), "mentioned")
 
 
 def _used_only(token: str, text: str) -> bool:

@@ -10,24 +10,25 @@ Pre-Training"). Phrases end at clause boundaries, never mid-word.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from . import learned, markup
+from .features import name_features, phrase_features, sentence_features, word_counts
 from .names import IntroducedName
+from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
+from .titlegate import FUNCTION_WORDS, is_adverb, title_defects, verb_at
+
+MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed
+MIN_TOPIC_WORDS = 4  # a shorter opening subject is a field ('Large Language Models'), shown only joined to a method
 
 MAX_TITLE_WORDS = 14
-
-# Words a title phrase must not end on.
-FUNCTION_WORDS = frozenset(
-    "a an the and or nor but for of in on at to by with via from as into onto over per than up using based "
-    "towards toward through across between among within without under our their its this that these those "
-    "which who whose we it is are be been being was were has have had can could may might will would should "
-    "such both each all any some more most less very also".split()
-)
 MAX_SUMMARY_CHARS = 200
 
 # Where a descriptive phrase stops: the start of a relative or adverbial clause.
 _BOUNDARY = re.compile(
-    r"\s*(?:[,;:(]|\s[-–—]\s|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
+    r"\s*(?:[,;:(]|\s[-–—]\s|—|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
     r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
     r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
     r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
@@ -156,39 +157,55 @@ def _article(phrase: str) -> str:
     return "An " if vowel_sound else "A "
 
 
-def named_title(name: IntroducedName) -> str | None:
+@dataclass(frozen=True)
+class Phrase:
+    """A descriptive phrase a title could show after its name, or alone."""
+
+    text: str
+    rule: str  # the pattern that proposed it (a feature of the learned choice)
+    sentence: int  # index of the abstract sentence it comes from
+
+
+def name_phrases(name: IntroducedName, all_sentences: Sequence[str]) -> list[Phrase]:
+    """What the abstract says the name is: its expansion and purpose, an appositive
+    ('X, a fully functional Android environment'), the proposal it names, its purpose."""
     sentence = name.sentence
+    index = all_sentences.index(sentence) if sentence in all_sentences else 0
     position = sentence.find(name.name)
     after = sentence[position + len(name.name) :] if position >= 0 else ""
     after = re.sub(r"^\s*\)", "", after)
+    found = []
     if name.expansion:
         expansion = title_case(_fix_highlight_caps(name.expansion))
         purpose = _purpose(after)
-        return f"{name.name}: {expansion} {title_case(purpose, first=False)}" if purpose else f"{name.name}: {expansion}"
+        if purpose:
+            found.append(Phrase(f"{expansion} {title_case(purpose, first=False)}", "expansion-purpose", index))
+        found.append(Phrase(expansion, "expansion", index))
     # "X, a fully functional Android environment that ..." / "X is a benchmark for ..."
     appositive = re.match(r"^\s*(?:,|:|is|—|–)\s*((?:a|an|the)\s+.*)", after)
     if appositive:
         descriptor = _extend(_descriptor(appositive.group(1)), appositive.group(1), sentence)
         if len(descriptor.split()) >= 2:
             article = _article(descriptor) if re.match(r"(?i)an?\s", appositive.group(1)) else ""
-            return f"{name.name}: {article}{title_case(descriptor)}"
+            found.append(Phrase(f"{article}{title_case(descriptor)}", "appositive", index))
     # "a new Sparse Autoencoder (SAE) for the CLIP vision transformer, named PatchSAE"
     before = sentence[:position] if position > 0 else ""
     proposal = _PROPOSAL.search(before)
     if proposal:
         descriptor = _descriptor(proposal.group(1))
         if len(descriptor.split()) >= 2:
-            return f"{name.name}: {title_case(descriptor)}"
+            found.append(Phrase(title_case(descriptor), "before-name", index))
     purpose = _purpose(after, generic_head=True)
     if purpose:
-        return f"{name.name}: {title_case(sentence_case(purpose.removeprefix('for ')))}"
-    return None
+        found.append(Phrase(title_case(sentence_case(purpose.removeprefix("for "))), "name-purpose", index))
+    return found
 
 
-def contribution_title(text: str) -> str:
-    """A concise noun phrase of the contribution, for abstracts that name nothing."""
+def contribution_phrases(text: str) -> list[Phrase]:
+    """Noun phrases of what the abstract contributes, from every sentence that states it:
+    "we propose X" -> X; "we study X" -> "Studying X"; the subject of an opening sentence."""
     all_sentences = sentences(text)
-    # Pass 1, in reading order: "we propose X" -> X; "we study X" -> "Studying X".
+    found = []
     for index, sentence in enumerate(all_sentences):
         match = _PROPOSAL.search(sentence)
         if match:
@@ -197,38 +214,76 @@ def contribution_title(text: str) -> str:
             if len(descriptor.split()) < 2 and appositive:  # "we present Emu, a multimodal foundation model"
                 descriptor = _descriptor(appositive.group(1))
             if len(descriptor.split()) >= 2:
-                return title_case(sentence_case(_extend(descriptor, match.group(1), text)))
-        match = _RESEARCH.search(sentence)
-        if match and match.group(1).split()[-1].lower() not in _WEAK_RESEARCH and not _ANAPHORA.match(match.group(2)):
-            object_phrase = _descriptor(match.group(2))
-            if len(object_phrase.split()) >= 2:
-                return title_case(f"{gerund(match.group(1).split()[-1]).capitalize()} {object_phrase}")
-    # Pass 2: what the abstract shows or provides.
-    for sentence in all_sentences:
+                found.append(Phrase(title_case(sentence_case(_extend(descriptor, match.group(1), text))), "proposal", index))
+                if descriptor != _extend(descriptor, match.group(1), text):
+                    found.append(Phrase(title_case(sentence_case(descriptor)), "proposal-bare", index))
         match = _RESEARCH.search(sentence)
         if match and not _ANAPHORA.match(match.group(2)):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
-                return title_case(sentence_case(object_phrase))
-    # Pass 3: a contribution verb without "we" right before it ("..., and present X").
-    for sentence in all_sentences:
+                verb = match.group(1).split()[-1]
+                if verb.lower() not in _WEAK_RESEARCH:
+                    found.append(Phrase(title_case(f"{gerund(verb).capitalize()} {object_phrase}"), "research-gerund", index))
+                found.append(Phrase(title_case(sentence_case(object_phrase)), "research-object", index))
+        # A contribution verb without "we" right before it ("..., and present X").
         match = re.search(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", sentence, re.IGNORECASE)
         if match:
             descriptor = _descriptor(match.group(1))
             if len(descriptor.split()) >= 2:
-                return title_case(sentence_case(descriptor))
-    # Pass 4: any "we VERB X" ("we find a simple fix ...").
-    for sentence in all_sentences:
+                found.append(Phrase(title_case(sentence_case(descriptor)), "and-propose", index))
+        # Any "we VERB X" ("we find a simple fix ...").
         match = re.search(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)", sentence)
         if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
-                return title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}")
-    # Last: the subject of an opening sentence, up to its verb ("Long-Context Understanding"),
-    # when it is a phrase and not a pronoun ("We find", "There", "Recently").
-    subjects = [_subject(s) for s in all_sentences[:3]]
-    phrase = next((s for s in subjects if len(s.split()) >= 2), None) or next((s for s in subjects if s), None)
-    return title_case(sentence_case(phrase or " ".join(text.split()[:6])))
+                found.append(Phrase(title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}"), "we-verb", index))
+        # The subject of an opening sentence, up to its verb ("Long-Context Understanding"),
+        # when it is a phrase and not a pronoun ("We find", "There", "Recently").
+        if index < 3:
+            subject = _subject(sentence)
+            if len(subject.split()) >= 2:
+                found.append(Phrase(title_case(sentence_case(subject)), "subject", index))
+    return found
+
+
+def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Phrase]:
+    """Every descriptive phrase the rules propose, each text once (first proposal kept)."""
+    all_sentences = sentences(text)
+    proposed = [p for name in names[:MAX_NAMES_DESCRIBED] for p in name_phrases(name, all_sentences)] + contribution_phrases(text)
+    # "Method for Topic", the commonest title shape: what is proposed, for the subject the
+    # abstract opens with ('Sparse Autoencoder for Vision-Language Models').
+    topic = next((p for p in proposed if p.rule == "subject"), None)
+    if topic:
+        proposed += [
+            Phrase(f"{p.text} for {topic.text}", f"{p.rule}+topic", p.sentence)
+            for p in proposed
+            if p.rule in _METHOD_RULES and " for " not in f" {p.text.lower()} " and topic.text.lower() not in p.text.lower()
+        ]
+    proposed += _keyphrase_pair(text)
+    found: dict[str, Phrase] = {}
+    for phrase in proposed:
+        if phrase.rule == "subject" and len(phrase.text.split()) < MIN_TOPIC_WORDS:
+            continue  # 'Large Language Models' alone names a field, not a paper (it joins others above)
+        text_ = _tidy(phrase.text)
+        if text_ and text_.lower() not in {k.lower() for k in found}:
+            found[text_] = Phrase(text_, phrase.rule, phrase.sentence)
+    return list(found.values())
+
+
+def _keyphrase_pair(text: str) -> list[Phrase]:
+    """Titles from the abstract's own noun phrases, most repeated first: the two that share no
+    word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
+    serve abstracts whose sentences give no phrase that passes the gate."""
+    ranked = sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split())))
+    found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, _ in ranked if len(key.split()) >= 3][:2]
+    for index, (key, first, _) in enumerate(ranked[:8]):
+        for other_key, second, _ in ranked[index + 1 : 8]:
+            if not set(key.split()) & set(other_key.split()):
+                return found + [Phrase(title_case(sentence_case(f"{first} and {second}")), "keyphrases", 0)]
+    return found
+
+
+_METHOD_RULES = frozenset({"proposal", "proposal-bare", "expansion", "appositive", "before-name"})
 
 
 _NOT_A_SUBJECT = frozenset("we i you it there this these they here however recently our".split())
@@ -240,8 +295,21 @@ def _subject(sentence: str) -> str:
     if sentence.split(" ", 1)[0].lower() in _NOT_A_SUBJECT:  # 'This approach ...' refers back
         return ""
     verb = _FINITE_VERB.search(sentence)
-    phrase = _descriptor(sentence[: verb.start()] if verb else sentence)
+    subject = _before_verb(sentence[: verb.start()] if verb else sentence)
+    phrase = _descriptor(subject)
     return "" if not phrase or phrase.split()[0].lower() in _NOT_A_SUBJECT else phrase
+
+
+def _before_verb(text: str) -> str:
+    """The words before the first one the corpora use mostly as a verb ('Large language models
+    often fail to ...' -> 'Large language models'); adverbs end a subject too."""
+    words = text.split()
+    bare = [w.strip(",;:()") for w in words]
+    for index in range(1, len(words)):
+        if verb_at(bare, index) or is_adverb(bare[index]):
+            return " ".join(words[:index])
+    return text
+
 
 
 # "we address these challenges": the object refers back, it does not name the topic.
@@ -277,12 +345,52 @@ def _defined_topic(full: str, text: str) -> str | None:
     return " ".join(words) if len(words) >= 2 else None
 
 
-def derive_title(text: str, name: IntroducedName | None) -> str:
-    title = named_title(name) if name else None
-    if not title and name:
-        topic = contribution_title(text)
-        title = f"{name.name}: {topic}" if len(topic.split()) >= 3 else name.name
-    return _tidy(title or contribution_title(text))
+def choose_name(names: Sequence[IntroducedName], text: str) -> IntroducedName | None:
+    """The name the title leads with: the rules' most explicit candidate, when the learned
+    model finds it likely enough to be in a real title. (Letting the model pick any
+    candidate measured no better and swapped coined names for concept acronyms:
+    'ZSAD: Zero-Shot Anomaly Detection' for AnomalyCLIP.)"""
+    if not names:
+        return None
+    model = learned.choices()
+    first = names[0]
+    features = name_features(first, 0, text, sentences(text), " ".join(markup.URL.findall(text)))
+    return first if model.name.probability(features) >= model.name_threshold else None
+
+
+def rank_phrases(phrases: Sequence[Phrase], text: str) -> list[Phrase]:
+    """Phrases by how much of a real title they are expected to recover (learned), best first."""
+    model = learned.choices()
+    counts = word_counts(text)
+    scores = [model.phrase.score(phrase_features(p.text, p.rule, p.sentence, counts, model.titleness)) for p in phrases]
+    order = sorted(range(len(phrases)), key=lambda i: (-scores[i], i))
+    return [phrases[i] for i in order]
+
+
+def compose(name: IntroducedName | None, phrase: Phrase | None) -> str:
+    if name and phrase:
+        return f"{name.name}: {phrase.text}"
+    return name.name if name else (phrase.text if phrase else "")
+
+
+def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[IntroducedName | None, str]:
+    """The chosen name (or None) and the title: the best-ranked phrase that passes the gate."""
+    lead = choose_name(names, text)
+    phrases = rank_phrases(descriptor_candidates(text, names), text)
+    # When no phrase passes the gate on its own, the abstract's first name carries the title.
+    for name in dict.fromkeys([lead, names[0] if names else None]):
+        # Without a lead, a phrase ending on a name reads as a name tacked on ('... Framework Dynamic-LLaVA').
+        unled = {n.name for n in names} if not name else set()
+        for phrase in phrases:
+            if phrase.text.rsplit(" ", 1)[-1] in unled:
+                continue
+            title = compose(name, phrase)
+            if not title_defects(title, name.name if name else None):
+                return name, title
+        if name:
+            return name, name.name
+    # Nothing passes: the best phrase all the same (the gate's counts in `evaluate` show how often).
+    return None, _tidy(phrases[0].text if phrases else title_case(" ".join(text.split()[:8])))
 
 
 def _tidy(title: str) -> str:
@@ -303,25 +411,27 @@ _LEAD_IN = re.compile(
 
 
 def derive_summary(text: str) -> str:
-    """One sentence of at most 200 characters that names the contribution."""
+    """One whole sentence of at most 200 characters that states what the paper does: the
+    abstract's sentences ranked by a model learned from author TL;DRs (background and
+    motivation lose), the best that fits with balanced brackets."""
     all_sentences = sentences(text)
     if not all_sentences:
         return text[:MAX_SUMMARY_CHARS]
-    ranked = sorted(
-        range(len(all_sentences)),
-        key=lambda i: (
-            0 if _PROPOSAL.search(all_sentences[i]) else 1 if _RESEARCH.search(all_sentences[i]) else 2,
-            "$" in all_sentences[i],
-            i,
-        ),
-    )
+    model = learned.choices()
+    count = len(all_sentences)
+    scores = [model.sentence.score(row) for row in sentence_features(all_sentences, model.titleness)]
+    ranked = sorted(range(count), key=lambda i: (-scores[i], i))
     candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked]
     # The best sentence that fits whole (or cut at a clause), before any cut with "…".
     for candidate in candidates[:4]:
         short = _shorten(candidate, allow_ellipsis=False)
-        if short:
+        if short and _balanced(short):
             return short
     return _shorten(candidates[0])
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]") and text.count('"') % 2 == 0
 
 
 def _shorten(sentence: str, allow_ellipsis: bool = True) -> str | None:

@@ -1,0 +1,158 @@
+"""Features of the candidates the rules propose, for the learned choices (`generator.learned`).
+
+One owner for both sides: `scripts/train.py` fits weights on these very dictionaries and
+the generator scores candidates with them, so a feature means the same in both. Each
+function returns {feature name: value}; names are stable strings that appear in
+`data/choices.yml`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from .names import GENERIC_ACRONYMS, IntroducedName
+from .textutil import ENGLISH_STOP_WORDS
+
+_TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-case words without stop words: what titleness and overlap are measured on."""
+    return [w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
+
+
+def word_counts(text: str) -> Counter[str]:
+    return Counter(content_words(text))
+
+
+def _bucket(prefix: str, value: int, top: int) -> str:
+    return f"{prefix}={min(value, top)}"
+
+
+# --- Names ------------------------------------------------------------------------------
+
+_USE_CUE = re.compile(
+    r"\b(?:on|with|using|from|than|like|such as|including|over|against|across|versus|vs\.?|outperforms?|surpass(?:es)?|"
+    r"builds? (?:on|upon)|based on|extends?)\s+(?:the\s+|a\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _expansion_words(expansion: str) -> list[str]:
+    return [w for w in re.split(r"[\s-]+", expansion) if w and w.lower() not in ENGLISH_STOP_WORDS]
+
+
+def name_features(candidate: IntroducedName, rank: int, text: str, sentences: Sequence[str], url_text: str) -> dict[str, float]:
+    """Is this the name the real title leads with? Pattern, place, use and shape of the name."""
+    name = candidate.name
+    positions = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+    count = len(positions)
+    first = positions[0] / max(1, len(text)) if positions else 1.0
+    index = next((i for i, s in enumerate(sentences) if name in s), len(sentences))
+    used = sum(1 for p in positions if _USE_CUE.search(text[max(0, p - 40) : p]))
+    letters = [c for c in name if c.isalpha()]
+    features = {
+        f"rule={candidate.rule}": 1.0,
+        _bucket("rank", rank, 3): 1.0,
+        "log_count": math.log1p(count),
+        "first_position": first,
+        _bucket("sentence", index, 4): 1.0,
+        "in_last_sentence": float(bool(sentences) and name in sentences[-1]),
+        "used_share": used / count if count else 0.0,
+        "has_expansion": float(candidate.expansion is not None),
+        # 'Proactive Privacy Amnesia (PPA)' coins a name; 'zero-shot anomaly detection (ZSAD)' abbreviates a concept.
+        "expansion_capitalised": float(bool(candidate.expansion) and all(w[:1].isupper() for w in _expansion_words(candidate.expansion))),
+        "all_caps": float(bool(letters) and all(c.isupper() for c in letters)),
+        "inner_capital": float(any(c.isupper() for c in name[1:]) and not all(c.isupper() for c in letters)),
+        "has_digit": float(any(c.isdigit() for c in name)),
+        "has_hyphen": float("-" in name),
+        "multiword": float(" " in name),
+        "capitalised_word": float(name[:1].isupper() and name[1:].islower()),
+        "length": min(len(name), 20) / 20,
+        "generic_part": float(any(p in GENERIC_ACRONYMS for p in re.split(r"[-\s]", name))),
+        "in_url": float(bool(url_text) and name.lower() in url_text.lower()),
+        "in_first_sentence": float(bool(sentences) and name in sentences[0]),
+    }
+    return features
+
+
+# --- Descriptive phrases ---------------------------------------------------------------------
+
+
+def titleness_stats(words: Sequence[str], titleness: Mapping[str, float]) -> tuple[float, float]:
+    """Mean and minimum titleness of the words (an unknown word counts as a rare, neutral one)."""
+    if not words:
+        return 0.0, 0.0
+    values = [titleness.get(w, 0.0) for w in words]
+    return sum(values) / len(values), min(values)
+
+
+def phrase_features(
+    phrase: str, rule: str, sentence_index: int, abstract_counts: Counter[str], titleness: Mapping[str, float]
+) -> dict[str, float]:
+    """How much of the real title a descriptive phrase is likely to recover."""
+    words = phrase.split()
+    content = content_words(phrase)
+    mean_title, min_title = titleness_stats(content, titleness)
+    repeated = [w for w in content if abstract_counts.get(w, 0) >= 2]
+    n = len(words)
+    return {
+        f"rule={rule}": 1.0,
+        _bucket("sentence", max(sentence_index, 0), 4): 1.0,
+        "words": min(n, 16) / 16,
+        "words_sq": (min(n, 16) / 16) ** 2,
+        "content_words": min(len(content), 12) / 12,
+        "titleness_mean": mean_title,
+        "titleness_min": min_title,
+        "repeated_share": len(repeated) / len(content) if content else 0.0,
+        "abstract_weight": sum(math.log1p(abstract_counts.get(w, 0)) for w in content) / 10,
+        "gerund_start": float(bool(words) and words[0].lower().endswith("ing")),
+        "has_for": float(" for " in f" {phrase.lower()} "),
+        "has_mixed_case": float(any(any(c.isupper() for c in w[1:]) for w in words)),
+        "has_digit": float(any(c.isdigit() for c in phrase)),
+    }
+
+
+# --- Summary sentences -----------------------------------------------------------------------
+
+_CUES = {
+    "cue_contribution": re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I),
+    "cue_study": re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I),
+    "cue_we": re.compile(r"\b(?:we|our)\b", re.I),
+    "cue_background": re.compile(r"\b(?:recent(?:ly)?|however|has been|have been|have shown|remains?|challenging|existing|traditional|typically|widely|often|despite|while)\b", re.I),
+    "cue_result": re.compile(r"\b(?:experiments?|outperform\w*|state-of-the-art|results|achiev\w*|improv\w*|benchmarks?|empirical\w*|surpass\w*)\b", re.I),
+    "cue_code": re.compile(r"\b(?:code|available|github|https?)\b", re.I),
+    "cue_problem": re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I),
+}
+
+
+def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) -> list[dict[str, float]]:
+    """For each abstract sentence, how well it states what the paper does (against author
+    TL;DRs). The rules' own order (sentences that propose, then that study something, then
+    the rest, in reading order) is a feature too: the model learns how far to trust it."""
+    count = len(sentences)
+    cues = [{cue: float(bool(pattern.search(s))) for cue, pattern in _CUES.items()} for s in sentences]
+    rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
+    rules_rank = {index: rank for rank, index in enumerate(rules_order)}
+    rows = []
+    for index, sentence in enumerate(sentences):
+        mean_title, _ = titleness_stats(content_words(sentence), titleness)
+        rows.append(
+            {
+                _bucket("position", index, 5): 1.0,
+                _bucket("rules_rank", rules_rank[index], 3): 1.0,
+                "relative_position": index / max(1, count - 1),
+                "is_last": float(index == count - 1 and count > 1),
+                "chars": min(len(sentence), 400) / 400,
+                "short": float(len(sentence) < 60),
+                "long": float(len(sentence) > 200),
+                "has_math": float("$" in sentence),
+                "has_parenthesis": float("(" in sentence),
+                "titleness_mean": mean_title,
+                **cues[index],
+            }
+        )
+    return rows

@@ -1,0 +1,110 @@
+"""The title sanity gate: what a derived title must never show.
+
+`title_defects` names every defect of a title; the generator shows the best-ranked
+candidate without any, and `generator.evaluate` counts them by kind. A defect is
+something a reader would call broken, not a matter of taste.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import learned
+from .textutil import SMALL_WORDS
+
+MAX_TITLE_CHARS = 120
+
+# Words a title must not end on: it would stop mid-phrase ('Learning for', 'Robust and').
+FUNCTION_WORDS = frozenset(
+    "a an the and or nor but for of in on at to by with via from as into onto over per than up using based "
+    "towards toward through across between among within without under our their its this that these those "
+    "which who whose we it is are be been being was were has have had can could may might will would should "
+    "such both each all any some more most less very also".split()
+) | SMALL_WORDS
+
+_RAW_MARKUP = re.compile(r"[\\$<>{}*_`^~]|&[a-z]+;|&#")
+_SPLIT_WORD = re.compile(r"\w- \w")  # 'Learn- ing': a line break kept inside a word
+_SENTENCE_START = re.compile(
+    r"^(?:we|our|us|i|my|it|its|this (?:paper|work|study)|in this|here|there (?:is|are)|these|those|they|recently|however)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours)\b", re.IGNORECASE)
+# A finite verb makes a phrase a sentence ('Modern Paradigm ... Involves Pre-Training'); only
+# verbs that are never title nouns ('Camera Pose', 'Shows' are not verbs here).
+_FINITE_VERB = re.compile(
+    r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains|requires|relies|"
+    r"suffers|struggles|becomes|enables|allows|achieves|provides|demonstrates|reveals|uncovers|seeks|involves|arises)\b",
+    re.IGNORECASE,
+)
+_PAIRS = (("(", ")"), ("[", "]"))
+# Two prepositions in a row ('Decay-To-Zero for Under an Optimal LR') or a second 'for'
+# ('X for Y for Z'): pieces of two phrases joined.
+_PREPOSITION_PAIR = re.compile(
+    r"\b(?:for|of|in|on|to|with|via|from|by|under|over|into|than|and|or)\s+(?:for|of|in|on|to|with|via|from|by|under|over|into|than|and|or)\b",
+    re.IGNORECASE,
+)
+# A quote that is no apostrophe ("Theory of Mind’"); "Models’" (plural possessive) is one.
+_STRAY_QUOTE = re.compile(r"(?<![A-Za-z])[‘’']|(?<![sS])[’'](?![A-Za-z])")
+# A lower-case aside ('Large Language Models (reasoning)') is a fragment of a sentence, not a title.
+_ASIDE = re.compile(r"\([a-z]")
+# Adverbs end a subject and never end a title ('... for Dense Retrieval Typically').
+_ADVERBS = frozenset("often always never still also usually typically generally commonly frequently".split())
+_LY_NOUNS = frozenset("family anomaly assembly supply reply monopoly italy butterfly fly ally poly early".split())
+
+
+def is_adverb(word: str) -> bool:
+    word = word.lower()
+    return word in _ADVERBS or (word.endswith("ly") and len(word) > 4 and word not in _LY_NOUNS)
+
+
+def third_person(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+_NOT_A_SUBJECT_END = FUNCTION_WORDS | {"how", "why", "what", "when", "whether"}
+
+
+def verb_at(words: list[str], index: int) -> bool:
+    """Is words[index] a finite verb after a subject? A third-person verb the corpora use as
+    one ('... Models Marks', 'Inference Comprises'), or a base verb after a plural noun
+    ('Humans Communicate'). Never the first word, nor after 'to', 'of' or 'how'."""
+    word = words[index].lower()
+    if index == 0 or word not in learned.choices().verbs or words[index - 1].lower() in _NOT_A_SUBJECT_END:
+        return False
+    return third_person(word) or third_person(words[index - 1].lower())
+
+
+def has_verb(phrase: str) -> bool:
+    words = re.findall(r"[A-Za-z]+", phrase)
+    return any(verb_at(words, i) for i in range(1, len(words)))
+
+
+def title_defects(title: str, name: str | None = None) -> list[str]:
+    """The kinds of defect in a title; an empty list means it may be shown.
+
+    name: the introduced name the title leads with ("Name: phrase"), if any."""
+    defects = []
+    words = title.split()
+    if _RAW_MARKUP.search(title):
+        defects.append("markup")
+    if _SPLIT_WORD.search(title):
+        defects.append("split word")
+    last = words[-1].strip(".,;:!?\"'") if words else ""
+    if not words or last.lower() in FUNCTION_WORDS or is_adverb(last) or title.rstrip().endswith(("-", "–", "—", ":", ",")):
+        defects.append("dangling end")
+    descriptive = title.split(": ", 1)[1] if name and title.startswith(f"{name}: ") else title
+    if _SENTENCE_START.match(descriptive) or _FIRST_PERSON.search(title) or _FINITE_VERB.search(descriptive) or has_verb(descriptive):
+        defects.append("sentence or first person")
+    if _PREPOSITION_PAIR.search(descriptive) or len(re.findall(r"\bfor\b", descriptive, re.IGNORECASE)) > 1:
+        defects.append("broken phrase")
+    if name and len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title)) > 1:
+        defects.append("name repeated")
+    if not name and len(words) < 3:
+        defects.append("too short")
+    if len(title) > MAX_TITLE_CHARS:
+        defects.append("too long")
+    if any(title.count(a) != title.count(b) for a, b in _PAIRS) or title.count('"') % 2 or title.count("“") != title.count("”") or _STRAY_QUOTE.search(title):
+        defects.append("unbalanced")
+    if _ASIDE.search(title):
+        defects.append("aside")
+    return defects

@@ -1,0 +1,269 @@
+"""Learn the title and summary choices from the real papers in ../shared/corpus.
+
+    python scripts/train.py [--corpus DIR] [--report OUT.json] [--no-write]
+
+Rules propose candidates (`names.name_candidates`, `titles.descriptor_candidates`,
+abstract sentences); this script fits the small linear models that choose among them
+and writes their parameters to `generator/data/choices.yml` and
+`generator/data/title_words.tsv` (deterministic: same corpora, same bytes).
+
+- name: logistic regression, one row per name candidate; label: `evaluate.name_hit`
+  (the real title carries the name, or spells it out and has no colon name of its own). The threshold for leading with the best
+  candidate is the highest that keeps 97% of the colon names that always leading with
+  it would get: the model drops the names least likely to be in the title.
+- phrase: ridge regression, one row per descriptive phrase; target: ROUGE-1 F1 of the
+  phrase against the real title without its leading "Name:".
+- sentence: ridge regression, one row per abstract sentence of a paper with an author
+  TL;DR; target: ROUGE-1 F1 of the sentence against the TL;DR.
+- titleness: log ratio of a word's rate in real titles to its rate in abstracts.
+- verbs: words that abstracts use after "we", "to", a modal, "it", "which" or an adverb
+  at least VERB_SHARE of the time (third-person forms: VERB_SHARE_THIRD_PERSON), seen
+  VERB_MIN_COUNT times or more.
+
+With --report it also validates leave-one-venue-out: for each venue (iclr, colm, corl,
+ijcai, 3dv) the models are trained on the other venues only and the real pipeline
+(`generator.evaluate`) scores every corpus of the held-out venue. Those are the figures
+to quote; the shipped parameters are then trained on all venues.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import click
+import numpy as np
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression, Ridge
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator import learned, markup  # noqa: E402
+from generator.enrich import _bold_words  # noqa: E402
+from generator.errors import Report  # noqa: E402
+from generator.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1  # noqa: E402
+from generator.features import content_words, name_features, phrase_features, sentence_features, word_counts  # noqa: E402
+from generator.names import find_acronyms, name_candidates  # noqa: E402
+from generator.sources import read_file  # noqa: E402
+from generator.textutil import sentences  # noqa: E402
+from generator.titles import descriptor_candidates  # noqa: E402
+from generator.titlegate import third_person  # noqa: E402
+
+DATA = ROOT / "generator" / "data"
+MIN_WORD_COUNT = 5  # words seen fewer times in all titles and abstracts get no titleness
+VERB_SHARE = 0.35
+VERB_SHARE_THIRD_PERSON = 0.15
+VERB_MIN_COUNT = 10
+_VERB_CUES = frozenset(
+    "we to can cannot may might will would should must not they it which that also often generally typically "
+    "consistently significantly still further then".split()
+)
+RECALL_KEPT = 0.97
+
+
+def venue(corpus: str) -> str:
+    return re.match(r"[a-z]+|\d+[a-z]+", corpus).group(0).rstrip("0123456789") or corpus
+
+
+@dataclass
+class Example:
+    corpus: str
+    title: str
+    tldr: str | None
+    text: str
+    names: list  # (IntroducedName, rank, features, label)
+    phrases: list  # (features-inputs, target)
+    sentences: list[str]
+
+
+def real_descriptive_part(title: str) -> str:
+    name = real_title_name(title)
+    return title.split(":", 1)[1] if name and name.colon else title
+
+
+def name_label(candidate, title: str) -> bool:
+    return name_hit(candidate.name, candidate.expansion, title)
+
+
+def extract(corpus_dir: Path) -> list[Example]:
+    examples = []
+    for path in sorted(corpus_dir.glob("*.jsonl")):
+        for record in read_file(path, Report()):
+            if not record.title:
+                continue
+            parts = markup.segments(record.abstract)
+            text = markup.to_plain(parts)
+            names = name_candidates(markup.URL.sub("", text), _bold_words(parts), find_acronyms(text), frozenset())
+            phrases = descriptor_candidates(text, names)
+            examples.append(Example(path.stem, record.title, record.tldr, text, names, phrases, list(sentences(text))))
+    return examples
+
+
+def titleness(examples: list[Example]) -> dict[str, float]:
+    in_titles, in_abstracts = Counter(), Counter()
+    for example in examples:
+        in_titles.update(content_words(example.title))
+        in_abstracts.update(content_words(example.text))
+    n_title, n_abstract = sum(in_titles.values()), sum(in_abstracts.values())
+    vocabulary = sorted(w for w in set(in_titles) | set(in_abstracts) if in_titles[w] + in_abstracts[w] >= MIN_WORD_COUNT)
+    return {w: round(math.log((in_titles[w] + 0.5) / n_title) - math.log((in_abstracts[w] + 0.5) / n_abstract), 3) for w in vocabulary}
+
+
+def verbs(examples: list[Example]) -> frozenset[str]:
+    """Words the abstracts mostly use as verbs: after "we", "to", a modal, "it", "which" or an
+    adverb. A third-person form ('exhibits', 'comprises') needs a lower share than a base
+    form ('fail', 'navigate'), which is a noun more often ('design', 'study' stay out)."""
+    after_cue, total = Counter(), Counter()
+    for example in examples:
+        tokens = re.findall(r"[a-z]+", example.text.lower())
+        total.update(tokens)
+        after_cue.update(b for a, b in zip(tokens, tokens[1:]) if a in _VERB_CUES)
+    return frozenset(
+        word
+        for word, count in total.items()
+        if count >= VERB_MIN_COUNT
+        and not word.endswith("ing")
+        and after_cue[word] >= (VERB_SHARE_THIRD_PERSON if third_person(word) else VERB_SHARE) * count
+    )
+
+
+def _fit_linear(rows: list[dict], targets: list[float], weights: list[float] | None, classify: bool) -> learned.Linear:
+    vectorizer = DictVectorizer(sort=True)
+    matrix = vectorizer.fit_transform(rows)
+    if classify:
+        model = LogisticRegression(C=1.0, max_iter=2000)
+        model.fit(matrix, np.array(targets, dtype=int), sample_weight=weights)
+        coefficients, bias = model.coef_[0], float(model.intercept_[0])
+    else:
+        model = Ridge(alpha=1.0)
+        model.fit(matrix, np.array(targets), sample_weight=weights)
+        coefficients, bias = model.coef_, float(model.intercept_)
+    names = vectorizer.get_feature_names_out()
+    return learned.Linear(round(bias, 4), {str(n): round(float(c), 4) for n, c in zip(names, coefficients) if abs(c) >= 1e-4})
+
+
+def name_rows(example: Example) -> list[tuple[dict, bool]]:
+    url_text = " ".join(markup.URL.findall(example.text))
+    return [(name_features(n, rank, example.text, example.sentences, url_text), name_label(n, example.title)) for rank, n in enumerate(example.names)]
+
+
+def choose_threshold(model: learned.Linear, examples: list[Example]) -> float:
+    """The highest probability for leading with the best name that keeps colon-name recall
+    within RECALL_KEPT of always leading with it: precision rises, names stay."""
+    papers = []
+    for example in examples:
+        rows = name_rows(example)
+        real = real_title_name(example.title)
+        colon = bool(real and real.colon)
+        if rows:  # the title can lead only with the first candidate (`titles.choose_name`)
+            features, hit = rows[0]
+            papers.append((model.probability(features), hit and colon))
+
+    def recall(threshold: float) -> int:
+        return sum(1 for probability, colon_hit in papers if colon_hit and probability >= threshold)
+
+    always = recall(0.0)
+    return max(t / 100 for t in range(0, 100) if recall(t / 100) >= RECALL_KEPT * always)
+
+
+def train(examples: list[Example]) -> learned.Choices:
+    words, verb_list = titleness(examples), verbs(examples)
+    # Candidates depend on the verb list (a subject ends at its verb): propose them with this one.
+    learned.use(learned.Choices(titleness=words, verbs=verb_list))
+    try:
+        examples = [replace(e, phrases=descriptor_candidates(e.text, e.names)) for e in examples]
+    finally:
+        learned.use(None)
+    rows, labels = [], []
+    for example in examples:
+        for features, label in name_rows(example):
+            rows.append(features)
+            labels.append(label)
+    name_model = _fit_linear(rows, labels, None, classify=True)
+
+    rows, targets = [], []
+    for example in examples:
+        counts = word_counts(example.text)
+        reference = real_descriptive_part(example.title)
+        for phrase in example.phrases:
+            rows.append(phrase_features(phrase.text, phrase.rule, phrase.sentence, counts, words))
+            targets.append(rouge1_f1(phrase.text, reference))
+    phrase_model = _fit_linear(rows, targets, None, classify=False)
+
+    rows, targets = [], []
+    for example in examples:
+        if example.tldr:
+            for sentence, row in zip(example.sentences, sentence_features(example.sentences, words)):
+                rows.append(row)
+                targets.append(rouge1_f1(sentence, example.tldr))
+    sentence_model = _fit_linear(rows, targets, None, classify=False)
+    return learned.Choices(name_model, choose_threshold(name_model, examples), phrase_model, sentence_model, words, verb_list)
+
+
+def _linear_yaml(model: learned.Linear, extra: dict | None = None) -> dict:
+    return {**(extra or {}), "bias": model.bias, "weights": dict(sorted(model.weights.items()))}
+
+
+def write(choices: learned.Choices, corpora: list[str]) -> None:
+    import yaml
+
+    header = (
+        "# Learned by `make train` (scripts/train.py) from the real titles and TL;DRs of\n"
+        f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
+        "# name: logistic regression (does the real title carry this name?), lead above `threshold`.\n"
+        "# phrase, sentence: ridge regression of ROUGE-1 F1 against the real title / TL;DR.\n"
+    )
+    body = {
+        "name": _linear_yaml(choices.name, {"threshold": choices.name_threshold}),
+        "phrase": _linear_yaml(choices.phrase),
+        "sentence": _linear_yaml(choices.sentence),
+    }
+    (DATA / "choices.yml").write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    lines = ["# word\tlog(rate in real titles / rate in abstracts); learned by `make train` (scripts/train.py)"]
+    lines += [f"{w}\t{v}" for w, v in choices.titleness.items()]
+    (DATA / "title_words.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    header = "# words abstracts use mostly as verbs; learned by `make train` (scripts/train.py)"
+    (DATA / "verbs.txt").write_text("\n".join([header, *sorted(choices.verbs)]) + "\n", encoding="utf-8")
+
+
+def _records(corpus_dir: Path, corpus: str):
+    return read_file(corpus_dir / f"{corpus}.jsonl", Report())
+
+
+@click.command()
+@click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--report", type=click.Path(path_type=Path, dir_okay=False), help="Leave-one-venue-out figures, as JSON.")
+@click.option("--write/--no-write", "write_files", default=True, help="Write the parameters trained on all venues.")
+def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
+    start = time.perf_counter()
+    examples = extract(corpus_dir)
+    corpora = sorted({e.corpus for e in examples})
+    click.echo(f"{len(examples)} papers from {len(corpora)} corpora read in {time.perf_counter() - start:.1f} s")
+    if report:
+        results = {}
+        for held_out in sorted({venue(c) for c in corpora}):
+            choices = train([e for e in examples if venue(e.corpus) != held_out])
+            learned.use(choices)
+            for corpus in [c for c in corpora if venue(c) == held_out]:
+                result = evaluate_records(corpus, _records(corpus_dir, corpus))
+                results[corpus] = {"trained_on": f"all venues but {held_out}", **result.to_json()}
+                titles = result.to_json()["titles"]
+                click.echo(f"{corpus:10} (without {held_out}): " + ", ".join(f"{k} {v:.3f}" for k, v in titles.items() if isinstance(v, float)))
+            learned.use(None)
+        report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        click.echo(f"leave-one-venue-out report written to {report}")
+    if write_files:
+        write(train(examples), corpora)
+        click.echo(f"parameters written to {DATA / 'choices.yml'} and {DATA / 'title_words.tsv'}")
+    click.echo(f"done in {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
