@@ -4,7 +4,7 @@ export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
-KATEX := docs/assets/vendor/katex
+KATEX := generator/theme/assets/vendor/katex
 
 .PHONY: setup serve build test eval bench browser-deps clean
 
@@ -19,14 +19,15 @@ $(VENV)/.installed: pyproject.toml
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# KaTeX is served from the site itself (no CDN): copied from its npm package.
+# KaTeX is served from the site itself (no CDN): copied from its npm package into the
+# package's theme (setup.py does the same when a wheel or sdist is built).
 $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	rm -rf $(KATEX) && mkdir -p $(KATEX)
 	cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css $(KATEX)/
 	cp -r node_modules/katex/dist/fonts $(KATEX)/fonts
 
 # --livereload: Click 8.2-8.3 turned it off by default (mkdocs#4032). --dirty: after an edit,
-# only pages whose Markdown the generator rewrote are rebuilt (the hook re-indexes search whole).
+# only pages whose Markdown the generator rewrote are rebuilt (the plugin re-indexes search whole).
 serve: setup
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr 127.0.0.1:$(PORT)
 

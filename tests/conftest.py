@@ -45,7 +45,7 @@ def seeds_site(tmp_path_factory) -> tuple[Path, Path]:
     """The seeds built with the project's mkdocs.yml (strict): (site folder, generated docs folder)."""
     base = tmp_path_factory.mktemp("seeds-site")
     site, docs = base / "site", base / "docs"
-    result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs))
+    result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs), "--config", str(ROOT / "mkdocs.yml"))
     assert result.returncode == 0, result.stderr
     return site, docs
 
