@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 KATEX := generator/theme/assets/vendor/katex
 
-.PHONY: setup serve build test eval bench browser-deps clean
+.PHONY: setup serve build dist test eval bench browser-deps clean
 
 setup: $(VENV)/.installed $(KATEX)/katex.min.js
 
@@ -34,6 +34,10 @@ serve: setup
 build: setup
 	$(BIN)/mkdocs build --strict
 
+# The sdist and the wheel (with KaTeX inside: installing them needs no npm) into dist/.
+dist: setup
+	rm -rf dist && $(BIN)/python -m build --no-isolation --outdir dist .
+
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 # Installed with apt when missing: as root, or through sudo.
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -54,4 +58,4 @@ bench: setup
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 clean:
-	rm -rf site $(VENV) node_modules $(KATEX) .pytest_cache
+	rm -rf site dist build $(VENV) node_modules $(KATEX) .pytest_cache

@@ -41,7 +41,7 @@ One run at one size does, in order:
                (docs_dir/site_dir pointing into the temporary folder, custom_dir absolute or
                the package's theme with its scripts and styles,
                site_name set to the generated home page's title, as the full build sets it);
-               without the hook there is no search index either (the hook builds Pagefind's),
+               without the plugin there is no search index either (the plugin builds Pagefind's),
                so full/bare counts indexing as the generator's overhead
 
 Columns of the main table (medians over --repeat runs; ratios are computed within each run,
@@ -57,7 +57,7 @@ then the median is taken):
     rewr          files the no-op run rewrote (mtime or inode changed), plus created/removed ones
     full s        wall time of `python -m generator build` (generator + MkDocs, one process)
     full MiB      peak RSS of that process
-    bare s        wall time of the bare `mkdocs build` of the same Markdown, hook disabled
+    bare s        wall time of the bare `mkdocs build` of the same Markdown, plugin disabled
     bare MiB      peak RSS of that process
     full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
     site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
@@ -340,7 +340,7 @@ def first_search_files(site: Path) -> list[bytes]:
 
 
 def markdown_identical(left: Path, right: Path) -> bool:
-    """Did `generate` and the build's hook produce the same generated files (determinism)?"""
+    """Did `generate` and the build's plugin produce the same generated files (determinism)?"""
     def generated(folder: Path) -> dict[str, bytes]:
         found = {}
         for path in folder.rglob("*"):
@@ -656,7 +656,7 @@ def main() -> int:
         print(stages)
     differing = [str(s) for s, o in results.items() if "median" in o and not o["median"]["same_markdown"]]
     if differing:
-        print(f"\nnote: `generate` and the build's hook wrote different Markdown at size(s) {', '.join(differing)}")
+        print(f"\nnote: `generate` and the build's plugin wrote different Markdown at size(s) {', '.join(differing)}")
     if args.json:
         args.json.write_text(json.dumps({
             "machine": {
