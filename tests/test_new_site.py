@@ -4,19 +4,11 @@ are one line with exit status 2, never a traceback."""
 from __future__ import annotations
 
 import os
-import subprocess
 
 import pytest
 import yaml
 
-from conftest import ROOT, run_cli
-
-MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
-
-
-def mkdocs_build(folder) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([str(MKDOCS), "build", "--strict"], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+from conftest import mkdocs_build, run_cli
 
 
 def test_new_makes_a_site_that_builds_strictly(tmp_path):

@@ -3,15 +3,12 @@ the plugin is a whole site, and bad settings are reported the MkDocs way."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import mkdocs_build
 
-MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
 ABSTRACTS = "Example Papers\n\nWe propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines on $k$-hop tasks.\n\nWe introduce BetaBench, a benchmark for evaluating graph neural networks on molecules.\n"
 
 
@@ -23,11 +20,6 @@ def site_folder(folder: Path, plugin_options: str, theme: str = "material") -> P
         f"site_name: Mine\ntheme:\n  name: {theme}\nplugins:\n  - abstracts:{plugin_options}\n", encoding="utf-8"
     )
     return folder
-
-
-def mkdocs_build(folder: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([str(MKDOCS), "build", "--strict"], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_the_theme_and_the_plugin_are_a_whole_site(tmp_path):

@@ -19,7 +19,7 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from conftest import ROOT
+from conftest import MKDOCS, ROOT
 from generator.cli import stage_docs
 from test_browser import CHROMIUM, launch_chromium, sync_api
 
@@ -28,7 +28,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} not installed (make browser-deps)"),
 ]
 
-MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
 SENTENCE = "Editors see this sentence appear while the page is open (live-reload-7f3a)."
 
 
