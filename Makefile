@@ -8,7 +8,7 @@ KATEX := generator/theme/assets/vendor/katex
 
 .PHONY: setup serve build dist test eval bench browser-deps clean
 
-setup: $(VENV)/.installed $(KATEX)/katex.min.js
+setup: $(KATEX)/katex.min.js $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
