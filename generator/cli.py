@@ -79,7 +79,7 @@ def generate_command(inputs: tuple[Path, ...], out: Path, related: int, title: s
 
 
 def stage_docs(source: Path, stage: Path) -> None:
-    """Copy the project's hand-written docs (about page, styles, vendored assets), not generated ones."""
+    """Copy a site's hand-written docs (the about page, anything of its own), not generated ones."""
     generated_folders = {section.folder for section in SECTIONS.values()}
     for item in sorted(source.iterdir()):
         if item.name in generated_folders or (item.name in ROOT_FILES and is_generated(item)):

@@ -357,7 +357,7 @@ def is_generated(path: Path) -> bool:
 
 
 def stage_hand_written(source: Path, stage: Path) -> None:
-    """Copy the hand-written docs (about page, styles, vendored assets) as generator.cli.stage_docs does."""
+    """Copy the hand-written docs (about page; in older checkouts also styles and vendored assets) as generator.cli.stage_docs does."""
     for item in sorted(source.iterdir()):
         if item.name in GENERATED_FOLDERS or (item.name in GENERATED_ROOT_FILES and is_generated(item)):
             continue
