@@ -4,11 +4,11 @@ export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
-KATEX := docs/assets/vendor/katex
+KATEX := generator/theme/assets/vendor/katex
 
-.PHONY: setup serve build test eval bench browser-deps clean
+.PHONY: setup serve build dist test eval bench browser-deps clean
 
-setup: $(VENV)/.installed $(KATEX)/katex.min.js
+setup: $(KATEX)/katex.min.js $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,19 +19,24 @@ $(VENV)/.installed: pyproject.toml
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# KaTeX is served from the site itself (no CDN): copied from its npm package.
+# KaTeX is served from the site itself (no CDN): copied from its npm package into the
+# package's theme (setup.py does the same when a wheel or sdist is built).
 $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	rm -rf $(KATEX) && mkdir -p $(KATEX)
 	cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css $(KATEX)/
 	cp -r node_modules/katex/dist/fonts $(KATEX)/fonts
 
 # --livereload: Click 8.2-8.3 turned it off by default (mkdocs#4032). --dirty: after an edit,
-# only pages whose Markdown the generator rewrote are rebuilt (the hook re-indexes search whole).
+# only pages whose Markdown the generator rewrote are rebuilt (the plugin re-indexes search whole).
 serve: setup
 	$(BIN)/mkdocs serve --livereload --dirty --dev-addr 127.0.0.1:$(PORT)
 
 build: setup
 	$(BIN)/mkdocs build --strict
+
+# The sdist and the wheel (with KaTeX inside: installing them needs no npm) into dist/.
+dist: setup
+	rm -rf dist && $(BIN)/python -m build --no-isolation --outdir dist .
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 # Installed with apt when missing: as root, or through sudo.
@@ -53,4 +58,4 @@ bench: setup
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 clean:
-	rm -rf site $(VENV) node_modules $(KATEX) .pytest_cache
+	rm -rf site dist build $(VENV) node_modules $(KATEX) .pytest_cache

@@ -28,11 +28,12 @@ PAPERS = "papers.pickle"
 
 @cache
 def code_fingerprint() -> str:
-    """A hash of the package's code, data and templates: any change invalidates the caches."""
+    """A hash of the package's code, data and templates: any change invalidates the caches.
+    Every file counts, whatever its suffix (word lists, learned parameters)."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".yml", ".j2") and "__pycache__" not in path.parts:
+        if path.is_file() and "__pycache__" not in path.parts:
             digest.update(path.relative_to(package).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -1,4 +1,5 @@
-"""Command line: `python -m generator generate|build ...` on any inputs and any output folder."""
+"""Command line: `abstracts-site new|serve|generate|build ...` (or `python -m generator ...`):
+a new site folder, its dev server, and the generator on any inputs into any output folder."""
 
 from __future__ import annotations
 
@@ -11,12 +12,11 @@ from pathlib import Path
 
 import click
 
+from . import newsite
 from .errors import InputError
 from .pipeline import Settings, generate
 from .render import ROOT_FILES, SECTIONS
 from .write import is_generated
-
-PROJECT_CONFIG = Path(__file__).resolve().parent.parent / "mkdocs.yml"
 
 
 class Failure(click.ClickException):
@@ -29,7 +29,21 @@ class Failure(click.ClickException):
 
 
 def _inputs_option(function):
-    return click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))(function)
+    # Not required=True: click would answer a missing argument with its usage text; one line is enough.
+    return click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))(function)
+
+
+def _check_inputs(inputs: tuple[Path, ...]) -> None:
+    if not inputs:
+        raise Failure("no inputs: name files or folders of abstracts (.txt, .md, .jsonl, .json, .csv)")
+    for path in inputs:
+        if not path.exists():
+            raise Failure(f"{path}: no such file or folder")
+
+
+def _log_to_stderr() -> None:
+    """MkDocs' messages as its own command prints them."""
+    logging.basicConfig(format="%(levelname)-7s -  %(message)s", level=logging.INFO, stream=sys.stderr)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,6 +51,7 @@ def _inputs_option(function):
 def main() -> None:
     """Turn files of research-paper abstracts into a searchable MkDocs Material site.
 
+    Start a site with `abstracts-site new DIR`, then run `abstracts-site serve` in it.
     INPUTS are files or folders: plain text (.txt: a heading line naming the
     collection, then one abstract per paragraph), JSON Lines (.jsonl), JSON (.json)
     or CSV (.csv) records with an `abstract` field.
@@ -51,6 +66,7 @@ def main() -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only.")
 def generate_command(inputs: tuple[Path, ...], out: Path, related: int, title: str | None, quiet: bool) -> None:
     """Generate the Markdown pages and papers.json for INPUTS into a docs folder."""
+    _check_inputs(inputs)
     try:
         settings = Settings(related=related, site_title=title, progress=not quiet, source_root=Path.cwd())
         summary = generate(list(inputs), out, settings)
@@ -63,7 +79,7 @@ def generate_command(inputs: tuple[Path, ...], out: Path, related: int, title: s
 
 
 def stage_docs(source: Path, stage: Path) -> None:
-    """Copy the project's hand-written docs (about page, styles, vendored assets), not generated ones."""
+    """Copy a site's hand-written docs (the about page, anything of its own), not generated ones."""
     generated_folders = {section.folder for section in SECTIONS.values()}
     for item in sorted(source.iterdir()):
         if item.name in generated_folders or (item.name in ROOT_FILES and is_generated(item)):
@@ -77,47 +93,85 @@ def stage_docs(source: Path, stage: Path) -> None:
 
 @main.command("build")
 @_inputs_option
-@click.option("-s", "--site", "site", required=True, type=click.Path(path_type=Path), help="Folder for the built HTML site.")
+@click.option("-s", "--site", "site", default=None, type=click.Path(path_type=Path), help="Folder for the built HTML site (required).")
 @click.option("--related", default=5, show_default=True, type=click.IntRange(0, 50), help="Related papers per paper.")
 @click.option("--title", default=None, help="Site title (default: the collection's name).")
 @click.option("--docs", "docs", default=None, type=click.Path(path_type=Path), help="Keep the generated Markdown here (default: a temporary folder).")
-@click.option("--config", "config_file", default=PROJECT_CONFIG, show_default=True, type=click.Path(path_type=Path, exists=True, dir_okay=False), help="MkDocs config to build with.")
-def build_command(inputs: tuple[Path, ...], site: Path, related: int, title: str | None, docs: Path | None, config_file: Path) -> None:
-    """Build a complete site for INPUTS into a site folder, without touching the repository."""
+@click.option("--config", "config_file", default=None, type=click.Path(path_type=Path, exists=True, dir_okay=False), help="MkDocs config with the abstracts plugin to build with, its docs/ beside it (default: the one `new` writes).")
+def build_command(inputs: tuple[Path, ...], site: Path | None, related: int, title: str | None, docs: Path | None, config_file: Path | None) -> None:
+    """Build a complete site for INPUTS into a site folder, without a site folder of your own."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
     start = time.perf_counter()
-    for path in inputs:
-        if not path.exists():
-            raise Failure(f"{path}: no such file or folder")
+    _check_inputs(inputs)
+    if site is None:
+        raise Failure("no site folder: name one with --site DIR")
     if site.exists() and not site.is_dir():
         raise Failure(f"{site}: site folder is a file")
+    name = title or _site_name(inputs)
     with tempfile.TemporaryDirectory(prefix="abstracts-docs-") as temporary:
-        stage = docs or Path(temporary)
+        stage = docs or Path(temporary) / "docs"
         stage.mkdir(parents=True, exist_ok=True)
-        project_docs = config_file.parent / "docs"
-        if project_docs.is_dir():
-            stage_docs(project_docs, stage)
-        logging.basicConfig(format="%(levelname)-7s -  %(message)s", level=logging.INFO, stream=sys.stderr)
+        if config_file is None:
+            config_file = Path(temporary) / "mkdocs.yml"
+            config_file.write_text(newsite.site_config(name, [str(p.resolve()) for p in inputs]), encoding="utf-8")
+            if not (stage / "about.md").exists():
+                (stage / "about.md").write_text(newsite.about_page(), encoding="utf-8")
+        elif (config_file.parent / "docs").is_dir():
+            stage_docs(config_file.parent / "docs", stage)
+        _log_to_stderr()
         try:
-            config = load_config(
-                config_file=str(config_file),
-                docs_dir=str(stage.resolve()),
-                site_dir=str(site.resolve()),
-                site_name=title or _site_name(inputs),
-            )
-            config.extra["abstracts"] = {
-                "inputs": [str(p.resolve()) for p in inputs],
-                "related": related,
-                "progress": True,
-                "source_root": str(Path.cwd()),
-            }
+            config = load_config(config_file=str(config_file), docs_dir=str(stage.resolve()), site_dir=str(site.resolve()), site_name=name)
+            if "abstracts" not in config.plugins:
+                raise Failure(f"{config_file}: no abstracts plugin under `plugins:`")
+            options = config.plugins["abstracts"].config
+            options.inputs = [str(p.resolve()) for p in inputs]
+            options.related = related
+            options.progress = True
+            options.source_root = str(Path.cwd())
             build(config)
         except MkDocsException as error:
             raise Failure(str(error).removeprefix("abstracts: ")) from None
     click.echo(f"site built in {site}/ in {time.perf_counter() - start:.1f} s")
+
+
+@main.command("new")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--title", default=None, help="Site title (default: from the folder's name).")
+@click.option("--copy-theme", is_flag=True, help="Copy the theme templates into overrides/ to edit them (default: used from the package).")
+def new_command(folder: Path, title: str | None, copy_theme: bool) -> None:
+    """Create a site in FOLDER: mkdocs.yml, seeds/ with an example, docs/about.md and a Pages workflow."""
+    title = title or folder.resolve().name.replace("-", " ").replace("_", " ").strip().title() or "Paper abstracts"
+    try:
+        written = newsite.create(folder, title, copy_theme=copy_theme)
+    except InputError as error:
+        raise Failure(str(error)) from None
+    for path in written:
+        click.echo(f"  {folder / path}")
+    click.echo(f"site created in {folder}/: next, `cd {folder}` and `abstracts-site serve` (or `mkdocs serve`)")
+
+
+@main.command("serve")
+@click.option("-f", "--config-file", "config_file", default="mkdocs.yml", show_default=True, type=click.Path(path_type=Path), help="The site's MkDocs config.")
+@click.option("-a", "--dev-addr", default=None, metavar="IP:PORT", help="Address to serve on (default: 127.0.0.1:8000).")
+def serve_command(config_file: Path, dev_addr: str | None) -> None:
+    """Serve the site at http://127.0.0.1:8000: an edited abstract reloads the open page.
+
+    As `mkdocs serve --livereload --dirty`: after an edit only the pages that changed are
+    rebuilt.
+    """
+    from mkdocs.commands.serve import serve
+    from mkdocs.exceptions import MkDocsException
+
+    if not config_file.is_file():
+        raise Failure(f"{config_file}: no such file (make a site with `abstracts-site new DIR`, then serve it from DIR)")
+    _log_to_stderr()
+    try:
+        serve(config_file=str(config_file), livereload=True, build_type="dirty", dev_addr=dev_addr)
+    except MkDocsException as error:
+        raise Failure(str(error).removeprefix("abstracts: ")) from None
 
 
 def _site_name(inputs: tuple[Path, ...]) -> str:

@@ -16,7 +16,7 @@ from .errors import InputError, Report
 from .link import glossary, link
 from .model import Paper, Record
 from .parallel import ordered_map
-from .render import render_site
+from .render import RenderedPages, render_site
 from .sources import input_files, read_files
 from .tagging import vocabulary
 from .write import WriteResult, write_site
@@ -103,7 +103,9 @@ def site_title_for(papers: list[Paper], settings: Settings) -> str:
     return collections[0] if len(collections) == 1 else "Paper abstracts"
 
 
-def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()) -> Summary:
+def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings(), remembered: RenderedPages | None = None) -> Summary:
+    """Generate the pages for `inputs` into `docs_dir`; a caller that runs again (mkdocs serve)
+    passes the same `remembered` each time, so unchanged paper pages are not rendered again."""
     start = time.perf_counter()
     report = Report()
     stages: dict[str, float] = {}
@@ -129,7 +131,7 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
     t = lap("read+enrich", t)
     papers = link(papers, settings.related)
     t = lap("link", t)
-    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url)
+    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, remembered)
     t = lap("render", t)
     written = write_site(docs_dir, outputs)
     collections = sorted({p.collection for p in papers})

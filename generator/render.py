@@ -171,26 +171,24 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
     )
 
 
-# The last run's paper pages by everything they are made of, kept for the life of the process
-# when `remember_pages` is on (the hook turns it on under `mkdocs serve`): an edit then
-# re-renders only the pages whose content changed. Off for one-off builds: it would only
-# cost memory (~2x the pages' text).
-remember_pages = False
-_rendered: dict[tuple[str, str], str] = {}
+# The last run's paper pages by everything they are made of. The caller keeps one for as long
+# as it runs the generator again (the plugin, under `mkdocs serve`): an edit then re-renders
+# only the pages whose content changed. None for one-off builds: it would only cost memory
+# (~2x the pages' text).
+RenderedPages = dict[tuple[str, str], str]
 
 
-def _paper_pages(papers: list[Paper], records: list[dict]) -> dict[str, str]:
+def _paper_pages(papers: list[Paper], records: list[dict], remembered: RenderedPages | None) -> dict[str, str]:
     _environment().get_template("paper.md.j2")  # compiled once, before the workers fork
-    if not remember_pages:
-        _rendered.clear()
+    if remembered is None:
         pages = ordered_map(_paper_page, list(zip(papers, records)))
         return {f"papers/{paper.slug}.md": page for paper, page in zip(papers, pages)}
     keys = [(json.dumps(record, ensure_ascii=False, sort_keys=True), paper.body) for paper, record in zip(papers, records)]
-    missing = [index for index, key in enumerate(keys) if key not in _rendered]
+    missing = [index for index, key in enumerate(keys) if key not in remembered]
     fresh = dict(zip(missing, ordered_map(_paper_page, [(papers[i], records[i]) for i in missing])))
-    pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else _rendered[keys[i]] for i, paper in enumerate(papers)}
-    _rendered.clear()
-    _rendered.update({key: pages[f"papers/{paper.slug}.md"] for key, paper in zip(keys, papers)})
+    pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else remembered[keys[i]] for i, paper in enumerate(papers)}
+    remembered.clear()
+    remembered.update({key: pages[f"papers/{paper.slug}.md"] for key, paper in zip(keys, papers)})
     return pages
 
 
@@ -200,9 +198,11 @@ def render_site(
     site_title: str,
     updated: str = "1970-01-01T00:00:00Z",
     site_url: str | None = None,
+    remembered: RenderedPages | None = None,
 ) -> dict[str, str]:
     """All generated files, keyed by path relative to the docs folder. `updated` dates the
-    feeds (abstracts carry no dates); `site_url` makes their links absolute."""
+    feeds (abstracts carry no dates); `site_url` makes their links absolute; paper pages in
+    `remembered` (updated here) are not rendered again."""
     files: dict[str, str] = {}
     tag_pages = _tag_pages(papers)
     tag_slugs = {tag: slugify(tag) for tag in tag_pages}
@@ -211,7 +211,7 @@ def render_site(
     by_area = _members(papers, lambda p: p.area)
     by_collection = _members(papers, lambda p: p.collection)
 
-    files.update(_paper_pages(papers, records))
+    files.update(_paper_pages(papers, records, remembered))
 
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),

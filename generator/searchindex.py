@@ -6,16 +6,16 @@ chunks by word and keeps each page's excerpt in its own fragment, so a search fe
 what it needs. The binary comes with the `pagefind[bin]` package; it runs offline.
 
 What is indexed is marked in the templates: paper pages' title, summary, tags, key phrases
-and abstract (overrides/paper.html), other pages' content inside .search-scope
-(overrides/main.html) minus the lists and tables of papers left out below. The browser side
-is docs/assets/javascripts/search.js.
+and abstract (theme/paper.html), other pages' content inside .search-scope
+(theme/main.html) minus the lists and tables of papers left out below. The browser side
+is theme/assets/javascripts/search.js.
 
 The whole site folder is indexed after every build. Under `mkdocs serve --dirty` the pages
 that were not rebuilt keep their HTML there, so the index stays whole; under `serve` it is
 built in a background thread (one at a time, the newest request last) so that the page
 reload after an edit does not wait for it. The new index replaces the old one in one move.
-This module is imported normally, so its state survives MkDocs loading the hook file afresh
-on each rebuild.
+The plugin keeps one Indexer for the life of `mkdocs serve` (MkDocs keeps a plugin that has
+`on_startup` across rebuilds), so the thread outlives the build that started it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-log = logging.getLogger("mkdocs.hooks.abstracts")
+log = logging.getLogger("mkdocs.plugins.abstracts")
 
 BUNDLE = "pagefind"  # folder at the site root; search.js loads pagefind/pagefind.js from it
 # Pagefind also writes its own UIs; the site uses only pagefind.js (and what it loads).
@@ -46,38 +46,38 @@ EXCLUDE = (".headerlink", ".paper-abstract > #abstract") + tuple(
     f".search-scope > {tag}" for tag in ("ul", "ol", "table", "div", "details")
 )
 
-background = False  # set once by the hook's on_startup under `mkdocs serve`
-_lock = threading.Lock()
-_wanted: tuple[Path, str] | None = None
-_worker: threading.Thread | None = None
+class Indexer:
+    """Indexes the built site after each build: at once, or (`background`, under `mkdocs serve`)
+    in one worker thread that always indexes the newest request."""
 
+    def __init__(self, *, background: bool = False):
+        self.background = background
+        self._lock = threading.Lock()
+        self._wanted: tuple[Path, str] | None = None
+        self._worker: threading.Thread | None = None
 
-def index(site_dir: Path, *, language: str = "en") -> None:
-    """Index the built site: now, or under `mkdocs serve` in the background."""
-    global _wanted, _worker
-    if not background:
-        build(site_dir, language=language)
-        return
-    with _lock:
-        _wanted = (site_dir, language)
-        if _worker is None:
-            _worker = threading.Thread(target=_work, name="search-index", daemon=True)
-            _worker.start()
+    def index(self, site_dir: Path, *, language: str = "en") -> None:
+        if not self.background:
+            build(site_dir, language=language)
+            return
+        with self._lock:
+            self._wanted = (site_dir, language)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="search-index", daemon=True)
+                self._worker.start()
 
-
-def _work() -> None:
-    global _wanted, _worker
-    while True:
-        with _lock:
-            job, _wanted = _wanted, None
-            if job is None:
-                _worker = None
-                return
-        try:
-            build(job[0], language=job[1])
-        except Exception as error:  # e.g. a plain `serve` cleaning the site folder meanwhile
-            # The server keeps running and the next rebuild indexes again; the reader is told.
-            log.warning(f"abstracts: search index not updated: {error}")
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                job, self._wanted = self._wanted, None
+                if job is None:
+                    self._worker = None
+                    return
+            try:
+                build(job[0], language=job[1])
+            except Exception as error:  # e.g. a plain `serve` cleaning the site folder meanwhile
+                # The server keeps running and the next rebuild indexes again; the reader is told.
+                log.warning(f"abstracts: search index not updated: {error}")
 
 
 def build(site_dir: Path, *, language: str = "en") -> int:

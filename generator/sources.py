@@ -264,7 +264,10 @@ def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            entries = sorted(p for p in path.iterdir() if not p.name.startswith("."))
+            try:
+                entries = sorted(p for p in path.iterdir() if not p.name.startswith("."))
+            except OSError as exc:
+                raise InputError(str(path), f"cannot read folder: {exc.strerror}") from None
             found = [
                 p for p in entries
                 if p.is_file() and p.suffix.lower() in READERS and p.stem.upper() not in PROJECT_FILES

@@ -18,7 +18,7 @@ Sizes (approximate paper counts; the table shows the real count):
             with `-rN` appended to the id, ` (replica N)` to the title, and a short varied
             sentence prefixed to the abstract (so no replica is merged as a duplicate)
 
---repo runs another checkout's generator, mkdocs.yml, overrides/ and docs/ with this venv (its
+--repo runs another checkout's generator, mkdocs.yml, theme and docs/ with this venv (its
 root goes first on PYTHONPATH and is the working directory), e.g. `git worktree add /tmp/before
 HEAD~3` for a before/after comparison, or a copy of a working tree others are still editing.
 
@@ -33,13 +33,15 @@ One run at one size does, in order:
     no-op      the same command again into the same DOCS (nothing changed)
     stages     the pipeline in-process (generator.pipeline.generate with its stage functions
                wrapped) into another empty folder: seconds and peak RSS of each stage
-    full       `python -m generator build INPUTS --site SITE`: the hook runs the generator,
+    full       `python -m generator build INPUTS --site SITE --config mkdocs.yml`: the plugin
+               (the hook in older checkouts) runs the generator,
                then MkDocs builds the site
     bare       `python -m mkdocs build -f CONFIG` on DOCS from `generate` plus the hand-written
-               docs (about.md, assets/), where CONFIG is a copy of mkdocs.yml without `hooks:`
-               (docs_dir/site_dir pointing into the temporary folder, custom_dir absolute,
+               docs (about.md), where CONFIG is a copy of mkdocs.yml without `hooks:`/`plugins:`
+               (docs_dir/site_dir pointing into the temporary folder, custom_dir absolute or
+               the package's theme with its scripts and styles,
                site_name set to the generated home page's title, as the full build sets it);
-               without the hook there is no search index either (the hook builds Pagefind's),
+               without the plugin there is no search index either (the plugin builds Pagefind's),
                so full/bare counts indexing as the generator's overhead
 
 Columns of the main table (medians over --repeat runs; ratios are computed within each run,
@@ -55,7 +57,7 @@ then the median is taken):
     rewr          files the no-op run rewrote (mtime or inode changed), plus created/removed ones
     full s        wall time of `python -m generator build` (generator + MkDocs, one process)
     full MiB      peak RSS of that process
-    bare s        wall time of the bare `mkdocs build` of the same Markdown, hook disabled
+    bare s        wall time of the bare `mkdocs build` of the same Markdown, plugin disabled
     bare MiB      peak RSS of that process
     full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
     site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
@@ -189,7 +191,7 @@ class Proc:
 
 @dataclass(frozen=True)
 class Project:
-    """The checkout under test: its generator package, mkdocs.yml, overrides/ and docs/."""
+    """The checkout under test: its generator package (with its theme), mkdocs.yml and docs/."""
 
     root: Path
 
@@ -338,7 +340,7 @@ def first_search_files(site: Path) -> list[bytes]:
 
 
 def markdown_identical(left: Path, right: Path) -> bool:
-    """Did `generate` and the build's hook produce the same generated files (determinism)?"""
+    """Did `generate` and the build's plugin produce the same generated files (determinism)?"""
     def generated(folder: Path) -> dict[str, bytes]:
         found = {}
         for path in folder.rglob("*"):
@@ -355,7 +357,7 @@ def is_generated(path: Path) -> bool:
 
 
 def stage_hand_written(source: Path, stage: Path) -> None:
-    """Copy the hand-written docs (about page, styles, vendored assets) as generator.cli.stage_docs does."""
+    """Copy the hand-written docs (about page; in older checkouts also styles and vendored assets) as generator.cli.stage_docs does."""
     for item in sorted(source.iterdir()):
         if item.name in GENERATED_FOLDERS or (item.name in GENERATED_ROOT_FILES and is_generated(item)):
             continue
@@ -377,16 +379,26 @@ def site_title(docs: Path) -> str | None:
     return str(title) if title else None
 
 
+# The package's theme and what the plugin adds to a site with it (generator/assets.py): a bare
+# build of a checkout whose theme lives in the package gets them from its mkdocs.yml instead.
+PACKAGE_THEME = Path("generator") / "theme"
+
+
 def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> str:
-    """mkdocs.yml without `hooks:`, pointed at `docs` and `site`, with absolute theme paths."""
+    """mkdocs.yml without `hooks:` or `plugins:`, pointed at `docs` and `site`, with absolute
+    theme paths; the package's theme (a checkout with the plugin) as its custom_dir."""
     out, skipping = [], False
     seen = set()
+    theme = project.root / PACKAGE_THEME
     for line in project.config.read_text(encoding="utf-8").splitlines():
         top = re.match(r"([A-Za-z_][\w-]*)\s*:", line)
         if top:
             key = top.group(1)
-            skipping = key == "hooks"
+            skipping = key in ("hooks", "plugins")
             seen.add(key)
+            if key == "theme" and theme.is_dir():
+                out += [line, f"  custom_dir: {json.dumps(str(theme))}"]
+                continue
             if key == "docs_dir":
                 line = f"docs_dir: {json.dumps(str(docs))}"
             elif key == "site_dir":
@@ -402,6 +414,11 @@ def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> s
     for key, value in (("docs_dir", docs), ("site_dir", site)):
         if key not in seen:
             out.append(f"{key}: {json.dumps(str(value))}")
+    if theme.is_dir():
+        from generator import assets  # this checkout's list; the theme's files are the project's
+
+        for key, paths in (("extra_javascript", assets.JAVASCRIPT), ("extra_css", assets.CSS)):
+            out += [f"{key}:", *(f"  - {path}" for path in paths)]
     return "\n".join(out) + "\n"
 
 
@@ -456,7 +473,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
     shutil.rmtree(stage_docs, ignore_errors=True)
 
     full = run(
-        [python, "-m", "generator", "build", *files, "--site", str(full_site), "--docs", str(full_docs), "--related", str(related)],
+        [python, "-m", "generator", "build", *files, "--site", str(full_site), "--docs", str(full_docs), "--related", str(related), "--config", str(project.config)],
         logs, "full", project,
     )
     mkdocs_said = re.search(r"Documentation built in ([\d.]+) seconds", full.stderr + full.stdout)
@@ -639,7 +656,7 @@ def main() -> int:
         print(stages)
     differing = [str(s) for s, o in results.items() if "median" in o and not o["median"]["same_markdown"]]
     if differing:
-        print(f"\nnote: `generate` and the build's hook wrote different Markdown at size(s) {', '.join(differing)}")
+        print(f"\nnote: `generate` and the build's plugin wrote different Markdown at size(s) {', '.join(differing)}")
     if args.json:
         args.json.write_text(json.dumps({
             "machine": {

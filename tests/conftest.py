@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"
 CORPUS = ROOT.parent / "shared" / "corpus"
+MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
 
 
 def run_cli(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.CompletedProcess:
@@ -21,6 +22,12 @@ def run_cli(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.Comp
     return subprocess.run(
         [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+def mkdocs_build(folder: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` in a site folder, as its author runs it."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run([str(MKDOCS), "build", "--strict"], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture
@@ -45,7 +52,7 @@ def seeds_site(tmp_path_factory) -> tuple[Path, Path]:
     """The seeds built with the project's mkdocs.yml (strict): (site folder, generated docs folder)."""
     base = tmp_path_factory.mktemp("seeds-site")
     site, docs = base / "site", base / "docs"
-    result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs))
+    result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs), "--config", str(ROOT / "mkdocs.yml"))
     assert result.returncode == 0, result.stderr
     return site, docs
 

@@ -303,7 +303,7 @@ def test_math_renders_and_no_tex_source_shows(tab):
     tab.assert_clean()
 
 
-# 3: search: Pagefind's chunked index in Material's search box (docs/assets/javascripts/search.js).
+# 3: search: Pagefind's chunked index in Material's search box (generator/theme/assets/javascripts/search.js).
 
 
 def search(page, query: str):

@@ -31,10 +31,8 @@ def test_parallel_and_serial_runs_write_identical_sites(tmp_path, monkeypatch):
     source = corpus_slice(tmp_path, parallel.MIN_ITEMS + 10)  # enough papers for the workers to start
     assert parallel.workers() >= 1
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
-    render._rendered.clear()
     generate([source], tmp_path / "serial", Settings())
     monkeypatch.setenv("ABSTRACTS_WORKERS", "2")
-    render._rendered.clear()
     generate([source], tmp_path / "parallel", Settings())
     serial, forked = generated(tmp_path / "serial"), generated(tmp_path / "parallel")
     assert len([name for name in serial if name.startswith("papers/")]) == parallel.MIN_ITEMS + 10
@@ -49,7 +47,7 @@ def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
     assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
 
 
-def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path, monkeypatch):
+def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     """Under `mkdocs serve` the renderer reuses the last run's pages: after an edit its output
     must equal a cold render of the edited papers."""
     from generator.enrich import enrich
@@ -57,16 +55,14 @@ def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path, monkeypat
     from generator.sources import read_files
     from generator.errors import Report
 
-    monkeypatch.setattr(render, "remember_pages", True)  # as under `mkdocs serve`
     records = read_files([corpus_slice(tmp_path, 40)], Report())
     papers = link([enrich(r) for r in records], 5)
-    render._rendered.clear()
-    render.render_site(papers, glossary(papers), "Site")
+    remembered: render.RenderedPages = {}  # as the plugin keeps it under `mkdocs serve`
+    render.render_site(papers, glossary(papers), "Site", remembered=remembered)
     edited = list(papers)
     edited[3] = replace(edited[3], summary="An edited summary that every page listing it must show.")
-    warm = render.render_site(edited, glossary(edited), "Site")
-    assert len(render._rendered) == len(edited)  # remembered, then reused for all but one page
-    render._rendered.clear()
+    warm = render.render_site(edited, glossary(edited), "Site", remembered=remembered)
+    assert len(remembered) == len(edited)  # remembered, then reused for all but one page
     cold = render.render_site(edited, glossary(edited), "Site")
     assert warm == cold
     assert "An edited summary" in warm[f"papers/{edited[3].slug}.md"]

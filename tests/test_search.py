@@ -1,4 +1,4 @@
-"""What the search index of the built seeds site holds (Pagefind, written by the hook).
+"""What the search index of the built seeds site holds (Pagefind, written by the plugin).
 
 Each Pagefind fragment is one indexed page as a reader sees it in the results: its URL, its
 title and the text that was indexed (gzip, "pagefind_dcd" then JSON). The browser tests

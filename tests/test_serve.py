@@ -1,8 +1,7 @@
 """`mkdocs serve` as an author runs it: edit an abstract, and the open page shows the change.
 
-The server runs on a copy of the project (config, theme overrides, hand-written docs
-and seeds) so the repository is never touched; the copied mkdocs.yml points its hook
-at this project's generator/hook.py.
+The server runs on a copy of the project (config, hand-written docs and seeds) so the
+repository is never touched; the theme and the plugin come from the installed package.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from conftest import ROOT
+from conftest import MKDOCS, ROOT
 from generator.cli import stage_docs
 from test_browser import CHROMIUM, launch_chromium, sync_api
 
@@ -29,7 +28,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} not installed (make browser-deps)"),
 ]
 
-MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
 SENTENCE = "Editors see this sentence appear while the page is open (live-reload-7f3a)."
 
 
@@ -42,15 +40,9 @@ def free_port() -> int:
 def copy_project(target: Path) -> Path:
     """The project's site sources in `target`; returns the copied mkdocs.yml."""
     shutil.copytree(ROOT / "seeds", target / "seeds")
-    shutil.copytree(ROOT / "overrides", target / "overrides")
     (target / "docs").mkdir()
-    stage_docs(ROOT / "docs", target / "docs")  # hand-written pages and vendored assets only
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    hook = "generator/hook.py"
-    assert f"- {hook}" in text, "mkdocs.yml no longer declares the generator hook"
-    config = target / "mkdocs.yml"
-    config.write_text(text.replace(f"- {hook}", f"- {(ROOT / hook).as_posix()}"), encoding="utf-8")
-    return config
+    stage_docs(ROOT / "docs", target / "docs")  # hand-written pages only
+    return Path(shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml"))
 
 
 def wait_until_up(url: str, server: subprocess.Popen, log: Path, timeout: float = 60) -> None:

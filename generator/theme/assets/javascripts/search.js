@@ -2,9 +2,9 @@
 //
 // Material's own search downloads one index of every page before the first result (14.6 MB
 // at 4,200 papers); Pagefind's index is split into chunks, and a search fetches only the
-// chunks for its words and the excerpts of the results it shows. The hook builds the index
+// chunks for its words and the excerpts of the results it shows. The plugin builds the index
 // into pagefind/ at the site root (generator/searchindex.py). The markup is Material's
-// (overrides/partials/search.html), so the results look like Material's.
+// (theme/partials/search.html), so the results look like Material's.
 //
 // Safety: result titles come from input text and are set with textContent; Pagefind's
 // excerpts are HTML-escaped text with <mark> around matches, and only the text and the

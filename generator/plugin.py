@@ -1,0 +1,165 @@
+"""The MkDocs plugin `abstracts`: runs the generator before every build, watches the inputs
+under `mkdocs serve`, adds the package's theme and assets to the site, and indexes the built
+site for search (generator.searchindex).
+
+Registered through the `mkdocs.plugins` entry point, so a site's mkdocs.yml needs only
+
+    theme:
+      name: material
+    plugins:
+      - abstracts:
+          inputs: [seeds]
+
+Kept thin: the work is in generator.pipeline; what the site gets is declared in generator.assets.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort, PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from . import assets
+from .cache import FOLDER as CACHE_FOLDER
+from .errors import InputError
+from .pipeline import Settings, generate
+from .render import MARKER, ROOT_FILES, SECTIONS, RenderedPages
+from .searchindex import Indexer
+
+log = logging.getLogger("mkdocs.plugins.abstracts")
+DIRTY_WARNING = "A 'dirty' build is being performed"
+
+
+class Count(c.Type[int]):
+    """A whole number within bounds."""
+
+    def __init__(self, low: int, high: int, default: int):
+        super().__init__(int, default=default)
+        self.low, self.high = low, high
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
+            raise c.ValidationError(f"Expected a whole number from {self.low} to {self.high}, got {value!r}.")
+        return value
+
+
+class AbstractsConfig(base.Config):
+    inputs = c.ListOfPaths(default=["seeds"])  # files or folders, relative to mkdocs.yml
+    related = Count(0, 50, default=5)  # related papers per paper
+    progress = c.Type(bool, default=False)  # a progress bar on long runs
+    source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
+
+
+class AbstractsPlugin(BasePlugin[AbstractsConfig]):
+    def __init__(self) -> None:
+        # Replaced in on_startup; a build started without it (generator.cli) indexes at once.
+        self.indexer = Indexer()
+        self.remembered: RenderedPages | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
+        serving = command == "serve"
+        # Under `mkdocs serve` the search index is built in the background: reloads don't wait ...
+        self.indexer = Indexer(background=serving)
+        # ... and rendered pages are remembered, so an edit renders only what changed.
+        self.remembered = {} if serving else None
+        if dirty:
+            # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
+            logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if not self.config.inputs:
+            raise PluginError("abstracts: no inputs: name files or folders of abstracts in `inputs`")
+        if config.theme.name != "material":
+            raise PluginError(f"abstracts: the theme must be 'material' (Material for MkDocs), not {config.theme.name!r}")
+        missing = assets.missing_files()
+        if missing:
+            raise PluginError(f"abstracts: files missing from the package ({', '.join(missing)}): run `make setup` in a checkout")
+        # After the site's own custom_dir (its overrides win), before Material's templates.
+        if str(assets.THEME_DIR) not in config.theme.dirs:
+            config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(assets.THEME_DIR))
+        config.extra_javascript.extend(p for p in assets.JAVASCRIPT if p not in map(str, config.extra_javascript))
+        config.extra_css.extend(p for p in assets.CSS if p not in config.extra_css)
+        for name, options in assets.MARKDOWN_EXTENSIONS.items():
+            if name not in config.markdown_extensions:
+                config.markdown_extensions.append(name)
+            config.mdx_configs.setdefault(name, dict(options))
+        if config.nav is None:
+            config.nav = [*assets.NAV, *_hand_written_pages(Path(config.docs_dir))]
+        return config
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        try:
+            summary = generate(
+                [Path(path) for path in self.config.inputs],
+                Path(config.docs_dir),
+                Settings(
+                    related=self.config.related,
+                    site_title=config.site_name,
+                    progress=self.config.progress,
+                    source_root=Path(self.config.source_root or Path(config.config_file_path).parent),
+                    site_url=config.site_url or None,
+                ),
+                self.remembered,
+            )
+        except InputError as error:
+            raise Abort(f"abstracts: {error}") from None
+        for line in summary.lines():
+            # Info, not warning: handled input problems are reported, and must not fail `--strict`.
+            log.info(f"abstracts: {line}")
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        # Generated pages are reached through the nav's sections, never listed in it: without
+        # this MkDocs would name every paper page as "not included in the nav".
+        for file in files.documentation_pages():
+            if file.src_uri.split("/", 1)[0] in SECTIONS:
+                file.inclusion = InclusionLevel.NOT_IN_NAV
+        return files
+
+    def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder) -> LiveReloadServer:
+        # Editing an abstract rebuilds the site; the generator rewrites only the pages that changed.
+        for path in self.config.inputs:
+            server.watch(path)
+        # The generator writes into docs/ during each build: watching all of docs/ made every edit
+        # build twice (and reload the browser twice). Only the hand-written parts are watched.
+        docs_dir = Path(config.docs_dir)
+        generated = {*SECTIONS, *ROOT_FILES, CACHE_FOLDER}
+        try:
+            server.unwatch(str(docs_dir))
+        except KeyError:  # not watched by this MkDocs: nothing to narrow
+            return server
+        for entry in sorted(docs_dir.iterdir()):
+            if entry.name not in generated:
+                server.watch(str(entry))
+        return server
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # Material prints page titles as HTML (navigation, search index and results), and the
+        # titles of generated pages come from input text: it gets them escaped. Our templates
+        # print the plain `title_text` and escape it themselves.
+        if page.meta.get("generated_by") == MARKER and "title" in page.meta:
+            text = str(page.meta["title"])
+            page.meta["title_text"] = text
+            page.meta["title"] = html.escape(text, quote=False)
+            if page.title == text:  # not a title given in mkdocs.yml's nav ("Home", "Tags")
+                page.title = page.meta["title"]
+        return markdown
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self.indexer.index(Path(config.site_dir), language=config.theme.get("language") or "en")
+
+
+def _hand_written_pages(docs_dir: Path) -> list[str]:
+    """The site's own pages at the top of docs/ (about.md), after the generated sections."""
+    if not docs_dir.is_dir():
+        return []
+    return sorted(p.name for p in docs_dir.glob("*.md") if p.name not in ROOT_FILES)

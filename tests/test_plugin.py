@@ -1,0 +1,68 @@
+"""The `abstracts` MkDocs plugin as a site's author meets it: a mkdocs.yml with the theme and
+the plugin is a whole site, and bad settings are reported the MkDocs way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import mkdocs_build
+
+ABSTRACTS = "Example Papers\n\nWe propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines on $k$-hop tasks.\n\nWe introduce BetaBench, a benchmark for evaluating graph neural networks on molecules.\n"
+
+
+def site_folder(folder: Path, plugin_options: str, theme: str = "material") -> Path:
+    (folder / "seeds").mkdir(parents=True)
+    (folder / "docs").mkdir()  # MkDocs requires the folder; the plugin fills it
+    (folder / "seeds" / "papers.txt").write_text(ABSTRACTS, encoding="utf-8")
+    (folder / "mkdocs.yml").write_text(
+        f"site_name: Mine\ntheme:\n  name: {theme}\nplugins:\n  - abstracts:{plugin_options}\n", encoding="utf-8"
+    )
+    return folder
+
+
+def test_the_theme_and_the_plugin_are_a_whole_site(tmp_path):
+    folder = site_folder(tmp_path, "\n      inputs: [seeds]")
+    result = mkdocs_build(folder)
+    assert result.returncode == 0, result.stderr
+    site = folder / "site"
+    page = next((site / "papers").glob("alphanet*/index.html")).read_text(encoding="utf-8")
+    assert "AlphaNet" in page and 'class="paper-abstract' in page  # the package's paper template
+    for asset in ("assets/vendor/katex/katex.min.js", "assets/javascripts/search.js", "assets/stylesheets/site.css"):
+        assert asset in page and (site / asset).is_file()
+    assert (site / "assets" / "vendor" / "katex" / "fonts").is_dir() and (site / "pagefind" / "pagefind.js").is_file()
+    assert 'class="arithmatex"' in page  # math is written for KaTeX without the site naming the extension
+    # The nav the plugin makes: the sections, never the papers, and no "not in the nav" notice.
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert "Glossary" in home and "papers/alphanet" not in home.split('class="md-content"')[0]
+    assert "not included in the \"nav\"" not in result.stderr
+
+
+def test_a_site_override_wins_over_the_package_template(tmp_path):
+    folder = site_folder(tmp_path, "\n      inputs: [seeds]")
+    config = folder / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  name: material\n", "  name: material\n  custom_dir: overrides\n"))
+    (folder / "overrides").mkdir()
+    (folder / "overrides" / "paper.html").write_text('{% extends "main.html" %}{% block content %}<p>my-own-paper-page</p>{% endblock %}')
+    result = mkdocs_build(folder)
+    assert result.returncode == 0, result.stderr
+    assert "my-own-paper-page" in next((folder / "site" / "papers").glob("alphanet*/index.html")).read_text()
+
+
+@pytest.mark.parametrize(
+    "options, theme, message",
+    [
+        ("\n      related: 99", "material", "Plugin 'abstracts' option 'related': Expected a whole number from 0 to 50, got 99."),
+        ("\n      related: many", "material", "Plugin 'abstracts' option 'related': Expected a whole number from 0 to 50, got 'many'."),
+        ("\n      inputs: [missing.txt]", "material", "Plugin 'abstracts' option 'inputs': The path"),
+        ("\n      inputs: []", "material", "abstracts: no inputs"),
+        ("\n      inputs: [seeds]\n      colour: blue", "material", "Plugin 'abstracts' option 'colour': Unrecognised configuration name: colour"),
+        ("\n      inputs: [seeds]", "mkdocs", "abstracts: the theme must be 'material'"),
+    ],
+)
+def test_bad_settings_stop_the_build_with_the_option_named(tmp_path, options, theme, message):
+    result = mkdocs_build(site_folder(tmp_path, options, theme))
+    assert result.returncode != 0
+    assert message in result.stderr and "Traceback" not in result.stderr
+
