@@ -70,6 +70,7 @@ HOSTILE_VALUES = [
     "{{ config.site_name }} {% raw %} ${alert(1)}",
     "\u2028</script><x-injected>\u2029",
     "$x$ \\(y\\) `code` **bold** # heading | a | b |",
+    "$\\href{javascript:alert(1)}{a math link}$ and $\\htmlData{injected=1}{x}$",  # KaTeX's own links and HTML
     "javascript:alert(1)",
     "Ünïcödé ☃ 日本語 مرحبا \u202e",
 ]
