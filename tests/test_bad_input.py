@@ -14,6 +14,7 @@ import frontmatter
 import pytest
 
 from conftest import HOSTILE_URLS, Dom, run_cli
+from test_scale import PAGE_BUDGET
 from generator.errors import InputError
 from generator.pipeline import generate
 from generator.sources import read_file
@@ -252,3 +253,26 @@ def test_groups_whose_names_make_the_same_slug_keep_a_page_each(tmp_path):
     assert sorted(p.name for p in (docs / "feeds").iterdir()) == ["c-2.xml", "c.xml"]
     papers = {p["collection"]: p for p in json.loads((docs / "papers.json").read_text())["papers"]}
     assert (papers["C#"]["collection_url"], papers["C++"]["collection_url"]) == ("collections/c/", "collections/c-2/")
+
+
+def test_very_long_given_values_are_shortened_and_the_page_stays_within_budget(tmp_path):
+    words = "word " * 1000  # 5,000 characters
+    huge = {
+        "abstract": A, "title": words, "tldr": words, "collection": words, "primary_area": words, "id": words,
+        "keywords": [f"keyword {i}" for i in range(100_000)],  # over 1 MB of JSON
+        "authors": [f"Author {i}" for i in range(20_000)], "url": "https://x.org/" + "a" * 100_000,
+    }
+    folder = make(tmp_path, {"x.jsonl": json.dumps({"abstract": B}) + "\n" + json.dumps(huge) + "\n"})
+    assert (folder / "x.jsonl").stat().st_size > 1_000_000
+    result = run_cli("build", str(folder / "x.jsonl"), "--site", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    for message in (
+        "title is 4,999 characters; shortened to 300", "tldr is 4,999 characters; shortened to 600",
+        "collection is 4,999 characters; shortened to 200", "primary_area is 4,999 characters; shortened to 200",
+        "id is 4,999 characters; shortened to 200", "100,000 keywords; kept the first 50",
+        "20,000 authors; kept the first 200", "url is 100,014 characters (more than 2,000); not linked",
+    ):
+        assert f"x.jsonl:2: {message}" in result.stderr, message
+    page = next(p for p in (tmp_path / "site" / "papers").glob("word-*/index.html"))
+    assert page.stat().st_size <= PAGE_BUDGET
+    assert first(r"<h1 data-pagefind-meta=\"title\"[^>]*>(.*?)</h1>", page.read_text(encoding="utf-8")).endswith(" word…")
