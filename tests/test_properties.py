@@ -20,7 +20,7 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Dom
+from conftest import HOSTILE_URLS, Dom
 from generator.enrich import enrich, paper_id
 from generator.errors import InputError, Report
 from generator.link import glossary, link
@@ -117,11 +117,8 @@ def test_parsers_fail_only_with_a_clear_input_error(tmp_path_factory, data, exte
 
 
 # Given fields: any text, markup snippets, and every way to dress up a scheme that is not http(s).
-URL_SNIPPETS = [
-    "javascript:alert(1)", "JaVaScRiPt:alert(1)", "  javascript:alert(1)", "\x01\x1fjavascript:alert(1)",
-    "java\tscript:alert(1)", "&#106;avascript:alert(1)", "javascript&#58;alert(1)", "data:text/html,<script>alert(1)</script>",
-    "vbscript:msgbox(1)", "file:///etc/passwd", "//evil.example/x", "/papers/x/", "https://x.org/\"><b>[a](javascript:1)",
-    "\\url{javascript:alert(1)}", "\x00\x07\x1b[31m",
+URL_SNIPPETS = HOSTILE_URLS + [
+    "javascript&#58;alert(1)", "https://x.org/\"><b>[a](javascript:1)", "\\url{javascript:alert(1)}", "\x00\x07\x1b[31m",
 ]
 GIVEN_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(SNIPPETS + URL_SNIPPETS)), min_size=1, max_size=4).map(" ".join)
 GIVEN = st.fixed_dictionaries(
