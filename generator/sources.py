@@ -30,6 +30,7 @@ PROJECT_FILES = {"README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "CONTRI
 # A heading is one short line; anything longer is taken as the first abstract.
 MAX_HEADING_CHARS = 200
 _BLANK = re.compile(r"^[\s\u00a0\u200b\ufeff]*$")
+_BINARY_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF")
 # Control characters are not text (and no XML, so no feed, may hold them): removed from every
 # value. Tabs and line ends stay; they are whitespace, collapsed where a value is read.
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
@@ -42,7 +43,6 @@ MAX_CHARS = {"title": 300, "tldr": 600, "collection": 200, "primary_area": 200, 
 MAX_ITEMS = {"keywords": 50, "authors": 200}
 MAX_ITEM_CHARS = 200
 MAX_URL_CHARS = 2000  # a URL cannot be shortened: a longer one is not linked
-_BINARY_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF")
 
 
 def decode(path: Path, data: bytes) -> str:
@@ -224,7 +224,7 @@ def _text(value: str) -> str:
     return " ".join(_CONTROL.sub("", value).split())
 
 
-def shortened(text: str, max_chars: int) -> str:
+def _shortened(text: str, max_chars: int) -> str:
     """At most max_chars characters, cut at a word boundary when one is near, ending in '…'."""
     if len(text) <= max_chars:
         return text
@@ -242,7 +242,7 @@ def _optional_str(value: object, name: str, where: str, report: Report) -> str |
     limit = MAX_CHARS.get(name)
     if limit and len(value) > limit:
         report.warn(where, f"{name} is {len(value):,} characters; shortened to {limit}")
-        value = shortened(value, limit)
+        value = _shortened(value, limit)
     return value or None
 
 
@@ -256,7 +256,7 @@ def _link(value: object, where: str, report: Report) -> str | None:
         return None
     link = web_url(url)
     if link is None:
-        report.warn(where, f"url '{shortened(url, 80)}' is not http(s); not linked")
+        report.warn(where, f"url '{_shortened(url, 80)}' is not http(s); not linked")
     return link
 
 
@@ -278,7 +278,7 @@ def _str_list(value: object, name: str, where: str, report: Report) -> tuple[str
             raise InputError(where, f"'{name}' must be a list of text, found {type(item).__name__}")
         item = _text(item)
         if len(item) > MAX_ITEM_CHARS:
-            item, long_items = shortened(item, MAX_ITEM_CHARS), long_items + 1
+            item, long_items = _shortened(item, MAX_ITEM_CHARS), long_items + 1
         if item:
             result[item] = None
     if long_items:
@@ -313,7 +313,7 @@ def _read_file(path: Path, report: Report) -> list[Record]:
     records = list(reader(path, decode(path, data), report))
     for record in records:
         for url in refused_urls(record.abstract):
-            report.warn(record.origin.where(), f"url '{shortened(url, 80)}' in the abstract is not http(s); shown as text")
+            report.warn(record.origin.where(), f"url '{_shortened(url, 80)}' in the abstract is not http(s); shown as text")
     return records
 
 
