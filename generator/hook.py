@@ -11,6 +11,8 @@ import html
 import logging
 from pathlib import Path
 
+from markupsafe import Markup, escape
+
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
@@ -37,6 +39,20 @@ def on_startup(*, command: str, dirty: bool) -> None:
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
 
 
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # The site name can come from input (`python -m generator build` names a one-collection site
+    # after its collection), and Material prints it as HTML (the logo's aria-label, the drawer).
+    # As escaped Markup it shows as text both where a template escapes it and where it does not.
+    config.site_name = escape(config.site_name)
+    return config
+
+
+def _site_title(config: MkDocsConfig) -> str:
+    """The site name as text, for the generator (which escapes what it writes)."""
+    name = config.site_name
+    return name.unescape() if isinstance(name, Markup) else name
+
+
 def _inputs(config: MkDocsConfig) -> list[Path]:
     base = Path(config.config_file_path).parent
     settings = config.extra.get("abstracts", {})
@@ -55,7 +71,7 @@ def on_pre_build(*, config: MkDocsConfig) -> None:
             docs_dir,
             Settings(
                 related=int(settings.get("related", 5)),
-                site_title=config.site_name,
+                site_title=_site_title(config),
                 progress=bool(settings.get("progress", False)),
                 source_root=Path(settings.get("source_root") or Path(config.config_file_path).parent),
                 site_url=config.site_url or None,

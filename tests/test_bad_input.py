@@ -178,11 +178,9 @@ def first(pattern: str, page: str) -> str:
     return html.unescape(match.group(1)).strip()
 
 
-def test_hostile_given_fields_become_no_element_attribute_or_link_anywhere(hostile_site):
-    site, records, _ = hostile_site
-    pages = sorted(site.rglob("*.html"))
-    assert len(pages) > 3 * len(records)  # papers, tags, areas, collections, map, home, ...
-    for page in pages:
+def assert_no_markup_from_input(site: Path) -> None:
+    """No page of the site holds an element, attribute, comment or link target from the input."""
+    for page in sorted(site.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         assert "<x-injected" not in text, page  # not even in a script or a JSON blob
         dom = Dom(text)
@@ -192,6 +190,25 @@ def test_hostile_given_fields_become_no_element_attribute_or_link_anywhere(hosti
                 if name in LINK_ATTRIBUTES and value:
                     assert urlsplit(value.strip()).scheme in ("", "http", "https"), (page, tag, name, value)
         assert not [c for c in dom.comments if "injected" in c or "material/tags" in c], page
+
+
+def test_hostile_given_fields_become_no_element_attribute_or_link_anywhere(hostile_site):
+    site, records, _ = hostile_site
+    assert len(list(site.rglob("*.html"))) > 3 * len(records)  # papers, tags, areas, collections, map, home, ...
+    assert_no_markup_from_input(site)
+
+
+def test_a_site_named_after_a_hostile_collection_shows_its_name_as_text(tmp_path):
+    # One collection: the command line names the site after it, and the theme prints the name.
+    name = '<x-injected data-injected>"quoted" & <img src=x onerror=alert(1)>'
+    folder = make(tmp_path, {"x.jsonl": "".join(json.dumps({"abstract": a, "collection": name}) + "\n" for a in (A, B))})
+    result = run_cli("build", str(folder / "x.jsonl"), "--site", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert_no_markup_from_input(tmp_path / "site")
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert first(r"<title>(.*?)</title>", home) == name
+    assert first(r'<h1 id="[^"]*">(.*?)<a class="headerlink"', home) == name  # the generator's heading: escaped once
+    assert first(r'class="md-header__button md-logo" aria-label="(.*?)"', home) == name
 
 
 def test_hostile_given_fields_are_shown_as_given_on_their_pages(hostile_site):
