@@ -13,6 +13,7 @@ from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, name_candidates
 from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
 from .titles import derive_summary, derive_title
+from .urlpolicy import web_url
 
 MAX_SLUG_CHARS = 60
 
@@ -88,8 +89,10 @@ def enrich(record: Record) -> Paper:
     hits = vocabulary_hits(text)
     tags = derive_tags(text, record.keywords, hits)
     links = [classify_link(url) for url in dict.fromkeys(markup.urls(parts))]
-    if record.url and record.url not in {link.url for link in links}:
-        links.insert(0, Link("paper", "Paper page", record.url))
+    # The readers refuse (and report) a url that is not http(s); asked again for records made in code.
+    page = web_url(record.url) if record.url else None
+    if page and page not in {link.url for link in links}:
+        links.insert(0, Link("paper", "Paper page", page))
     return Paper(
         id=paper_id(record.abstract),
         slug=slugify(title),
@@ -108,7 +111,7 @@ def enrich(record: Record) -> Paper:
         collection=record.collection,
         origin=record.origin,
         authors=record.authors,
-        url=record.url,
+        url=page,
         given_title=record.title is not None,
         candidate_phrases=candidate_phrases(text),
     )

@@ -4,7 +4,8 @@ Abstracts mix prose, LaTeX text macros (`\\textbf{RE}cipe`, `90\\%`, ``` ``quote
 math (`$q(\\mathbf x)$`), Markdown bold (`**8.15**`), URLs and sometimes stray HTML.
 We split the text into segments (text, math, url), resolve text macros to style
 markers, then escape every character Markdown or HTML could read as markup, so
-input can never become an element or attribute in the page. Documented cleaning:
+input can never become an element or attribute in the page. Only http(s) URLs become
+links (generator.urlpolicy); a `\\url{javascript:...}` is shown as text. Documented cleaning:
 HTML entities are decoded, whitespace is collapsed, LaTeX citations are dropped,
 `\\underline{}` becomes plain text, display math is shown inline.
 """
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from . import learned
+from .urlpolicy import web_url
 
 # Private-use characters mark styles between macro resolution and escaping;
 # any that arrive in the input are removed first.
@@ -27,8 +29,11 @@ _URL_TRAILING = ".,;:!?'\"”’"
 _URL = r"https?://[^\s<>\"'`{}|\\^\[\]]+"
 URL = re.compile(_URL)
 
+_TEX_URL = r"\\url\{(?P<texurl>[^{}\s]+)\}"
+# `\url{github.com/a/b}`: a host without a scheme, which its author means as a web address.
+_SCHEMELESS_HOST = re.compile(r"(?:[\w-]+\.)+[A-Za-z]{2,}(?:[/?#]|$)")
 _SEGMENT = re.compile(
-    r"\\url\{(?P<texurl>[^{}\s]+)\}"
+    rf"{_TEX_URL}"
     rf"|(?P<url>{_URL})"
     r"|\$\$(?P<display>[^$]+?)\$\$"
     r"|(?<![\\$])\$(?!\s)(?P<inline>[^$]+?)(?<![\s\\])\$(?!\d)"
@@ -104,7 +109,10 @@ def _match_segments(match: re.Match[str]) -> list[Segment]:
     if url:
         trimmed = trim_url(url)
         rest = url[len(trimmed) :]
-        return [Segment("url", trimmed)] + ([Segment("text", _resolve_macros(rest))] if rest else [])
+        link = _link_target(trimmed)
+        if link is None:  # \url{javascript:...}: the text it is (the reader reports it, refused_urls)
+            return [Segment("text", url)]
+        return [Segment("url", link)] + ([Segment("text", _resolve_macros(rest))] if rest else [])
     tex = next(group for group in match.group("display", "inline", "paren", "bracket") if group)
     text_only = _TEXT_ONLY_MATH.fullmatch(tex)
     if text_only:
@@ -120,6 +128,10 @@ def _match_segments(match: re.Match[str]) -> list[Segment]:
     if symbol and symbol.group(1) in SYMBOLS:
         return [Segment("text", SYMBOLS[symbol.group(1)])]
     return [Segment("math", tex.strip())]
+
+
+def _link_target(url: str) -> str | None:
+    return web_url(f"https://{url}" if _SCHEMELESS_HOST.match(url) else url)
 
 
 def trim_url(url: str) -> str:
@@ -268,6 +280,12 @@ def to_plain(abstract: Parts) -> str:
 
 def urls(abstract: Parts) -> list[str]:
     return [segment.value for segment in _parts(abstract) if segment.kind == "url"]
+
+
+def refused_urls(abstract: str) -> list[str]:
+    """The abstract's `\\url{}` targets that are not http(s) links, and so are shown as text.
+    (Bare URLs are found only when they start with http:// or https://.)"""
+    return [url for url in map(trim_url, re.findall(_TEX_URL, html.unescape(abstract))) if _link_target(url) is None]
 
 
 # --- Linking names in rendered Markdown -----------------------------------------------

@@ -15,7 +15,8 @@ class Origin:
     record_id: str | None = None  # the record's own id when the input gave one
 
     def where(self) -> str:
-        return f"{self.file}:{self.line}"
+        # A record's line is 0 when it is not known (JSON laid out unusually): its number instead.
+        return f"{self.file}:{self.line}" if self.line else f"{self.file}: record {self.record}"
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import html
 import logging
 from pathlib import Path
 
+from markupsafe import Markup, escape
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -59,6 +60,12 @@ class AbstractsConfig(base.Config):
     source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
 
 
+def _site_title(config: MkDocsConfig) -> str:
+    """The site name as text, for the generator (which escapes what it writes)."""
+    name = config.site_name
+    return name.unescape() if isinstance(name, Markup) else name
+
+
 class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def __init__(self) -> None:
         # Replaced in on_startup; a build started without it (generator.cli) indexes at once.
@@ -77,6 +84,10 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # The site name can come from input (`python -m generator build` names a one-collection site
+        # after its collection), and Material prints it as HTML (the logo's aria-label, the drawer).
+        # As escaped Markup it shows as text both where a template escapes it and where it does not.
+        config.site_name = escape(config.site_name)
         if not self.config.inputs:
             raise PluginError("abstracts: no inputs: name files or folders of abstracts in `inputs`")
         if config.theme.name != "material":
@@ -104,7 +115,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                 Path(config.docs_dir),
                 Settings(
                     related=self.config.related,
-                    site_title=config.site_name,
+                    site_title=_site_title(config),
                     progress=self.config.progress,
                     source_root=Path(self.config.source_root or Path(config.config_file_path).parent),
                     site_url=config.site_url or None,

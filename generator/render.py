@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -100,10 +101,10 @@ def topic_map(papers: list[Paper], areas: list[Group]) -> str:
     return " ".join(html.split())
 
 
-def feed(collection: str, papers: list[Paper], updated: str, site_url: str | None) -> str:
+def feed(collection: str, slug: str, papers: list[Paper], updated: str, site_url: str | None) -> str:
     """An Atom feed of one collection (autoescaped XML; links relative to feeds/)."""
     return _escaping_environment().get_template("feed.xml.j2").render(
-        collection=collection, slug=slugify(collection), papers=papers, updated=updated, site_url=site_url
+        collection=collection, slug=slug, papers=papers, updated=updated, site_url=site_url
     )
 
 
@@ -122,7 +123,22 @@ def _tag_pages(papers: list[Paper]) -> dict[str, list[Paper]]:
     return {tag: members for tag, members in by_tag.items() if len(members) >= MIN_PAPERS_PER_TAG_PAGE}
 
 
-def paper_record(paper: Paper, tag_slugs: dict[str, str]) -> dict:
+def page_slugs(names: Iterable[str]) -> dict[str, str]:
+    """Each group's page name: its slug, numbered when another name makes the same slug ('RL'
+    and 'rl', or names of symbols only), so that no group's page replaces another's."""
+    slugs: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in sorted(names):
+        slug, number = slugify(name), 1
+        while slug in taken:
+            number += 1
+            slug = f"{slugify(name)}-{number}"
+        slugs[name] = slug
+        taken.add(slug)
+    return slugs
+
+
+def paper_record(paper: Paper, slugs: dict[str, dict[str, str]]) -> dict:
     """Every derived field of a paper: front matter and papers.json share this shape."""
     return {
         "id": paper.id,
@@ -154,9 +170,9 @@ def paper_record(paper: Paper, tag_slugs: dict[str, str]) -> dict:
             "id": paper.origin.record_id,
         },
         "also_in": [{"file": o.file, "record": o.record, "line": o.line} for o in paper.also_in],
-        "tag_urls": {tag: f"tags/{tag_slugs[tag]}/" for tag in paper.tags if tag in tag_slugs},
-        "area_url": f"areas/{slugify(paper.area)}/",
-        "collection_url": f"collections/{slugify(paper.collection)}/",
+        "tag_urls": {tag: f"tags/{slugs['tags'][tag]}/" for tag in paper.tags if tag in slugs["tags"]},
+        "area_url": f"areas/{slugs['areas'][paper.area]}/",
+        "collection_url": f"collections/{slugs['collections'][paper.collection]}/",
     }
 
 
@@ -205,30 +221,31 @@ def render_site(
     `remembered` (updated here) are not rendered again."""
     files: dict[str, str] = {}
     tag_pages = _tag_pages(papers)
-    tag_slugs = {tag: slugify(tag) for tag in tag_pages}
     by_id = {p.id: p for p in papers}
-    records = [paper_record(p, tag_slugs) for p in papers]  # front matter and papers.json
     by_area = _members(papers, lambda p: p.area)
     by_collection = _members(papers, lambda p: p.collection)
+    slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
+    tag_slugs = slugs["tags"]
+    records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
 
     files.update(_paper_pages(papers, records, remembered))
 
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),
         ("areas", by_area, lambda a: "Papers whose main topic is this area."),
-        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugify(c)}.xml))."),
+        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugs['collections'][c]}.xml))."),
     ]
     for folder, members_by_name, intro in sections:
         section = SECTIONS[folder]
         for name, members in members_by_name.items():
-            files[f"{folder}/{slugify(name)}.md"] = _page(
+            files[f"{folder}/{slugs[folder][name]}.md"] = _page(
                 "listing.md.j2",
                 {"title": name},
                 heading=name,
                 intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
                 papers=sorted(members, key=lambda p: (p.title.casefold(), p.id)),
             )
-        groups = [Group(n, slugify(n), len(m)) for n, m in members_by_name.items()]
+        groups = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
         groups.sort(key=lambda g: (-g.count, g.name.casefold()))
         files[f"{folder}/index.md"] = _page(
             "overview.md.j2",
@@ -240,7 +257,8 @@ def render_site(
         )
 
     for collection, members in by_collection.items():
-        files[f"feeds/{slugify(collection)}.xml"] = feed(collection, members, updated, site_url)
+        slug = slugs["collections"][collection]
+        files[f"feeds/{slug}.xml"] = feed(collection, slug, members, updated, site_url)
 
     files["glossary.md"] = _page(
         "glossary.md.j2",
@@ -249,7 +267,7 @@ def render_site(
     )
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
-    area_groups = [Group(n, slugify(n), len(m)) for n, m in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
+    area_groups = [Group(n, slugs["areas"][n], len(m)) for n, m in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
     files["map.md"] = _page("map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=topic_map(papers, area_groups))
     files["index.md"] = _page(
         "home.md.j2",

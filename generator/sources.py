@@ -17,7 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import InputError, Report
+from .markup import refused_urls
 from .model import Origin, Record
+from .urlpolicy import web_url
 
 # Fields a record may carry, and the ones we accept but do not use.
 FIELDS = {"abstract", "title", "keywords", "authors", "url", "id", "primary_area", "tldr", "collection"}
@@ -29,6 +31,18 @@ PROJECT_FILES = {"README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "CONTRI
 MAX_HEADING_CHARS = 200
 _BLANK = re.compile(r"^[\s\u00a0\u200b\ufeff]*$")
 _BINARY_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x7fELF")
+# Control characters are not text (and no XML, so no feed, may hold them): removed from every
+# value. Tabs and line ends stay; they are whitespace, collapsed where a value is read.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+# The longest given values kept: far above any real record (the corpora in ../shared/corpus
+# have titles of up to 168 characters, tl;drs of 281, 16 keywords of up to 149, 54 authors),
+# low enough that a paper page stays within its size budget (tests/test_scale.py) and a
+# megabyte-long field cannot stall a build. Longer values are shortened and reported.
+MAX_CHARS = {"title": 300, "tldr": 600, "collection": 200, "primary_area": 200, "id": 200}
+MAX_ITEMS = {"keywords": 50, "authors": 200}
+MAX_ITEM_CHARS = 200
+MAX_URL_CHARS = 2000  # a URL cannot be shortened: a longer one is not linked
 
 
 def decode(path: Path, data: bytes) -> str:
@@ -86,7 +100,7 @@ def read_text(path: Path, text: str, report: Report) -> Iterator[Record]:
 def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
     """(first line number, paragraph text) for each run of non-blank lines."""
     start, lines = 0, []
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(_CONTROL.sub("", text).split("\n"), start=1):
         if _BLANK.match(line):
             if lines:
                 yield start, "\n".join(lines)
@@ -123,7 +137,7 @@ def read_json(path: Path, text: str, report: Report) -> Iterator[Record]:
     default = collection_from_stem(path.stem)
     if isinstance(data, dict):
         # {"collection": "...", "papers": [...]} names the collection once for all records.
-        default = _optional_str(data.get("collection"), "collection", str(path)) or default
+        default = _optional_str(data.get("collection"), "collection", str(path), report) or default
         data = data.get("papers", data.get("records"))
     if not isinstance(data, list):
         raise InputError(str(path), 'expected a list of records or {"papers": [...]}')
@@ -175,7 +189,7 @@ READERS: dict[str, Reader] = {
 
 
 def _record(obj: object, origin: Origin, default_collection: str, report: Report) -> Record:
-    where = f"{origin.file}:{origin.line}" if origin.line else f"{origin.file}: record {origin.record}"
+    where = origin.where()
     if not isinstance(obj, dict):
         raise InputError(where, f"expected an object with an 'abstract', got {type(obj).__name__}")
     unknown = sorted(set(obj) - FIELDS - IGNORED_FIELDS)
@@ -186,7 +200,7 @@ def _record(obj: object, origin: Origin, default_collection: str, report: Report
         if abstract is None:
             raise InputError(where, "record has no 'abstract'")
         raise InputError(where, f"'abstract' must be text, got {type(abstract).__name__}")
-    abstract = " ".join(abstract.split())
+    abstract = _text(abstract)
     if not abstract:
         raise InputError(where, "'abstract' is empty")
     record_id = obj.get("id")
@@ -194,27 +208,59 @@ def _record(obj: object, origin: Origin, default_collection: str, report: Report
         record_id = str(record_id)
     return Record(
         abstract=abstract,
-        origin=Origin(origin.file, origin.record, origin.line, _optional_str(record_id, "id", where)),
-        collection=_optional_str(obj.get("collection"), "collection", where) or default_collection,
-        title=_optional_str(obj.get("title"), "title", where),
-        keywords=_str_list(obj.get("keywords"), "keywords", where),
-        authors=_str_list(obj.get("authors"), "authors", where),
-        url=_optional_str(obj.get("url"), "url", where),
-        primary_area=_optional_str(obj.get("primary_area"), "primary_area", where),
-        tldr=_optional_str(obj.get("tldr"), "tldr", where),
+        origin=Origin(origin.file, origin.record, origin.line, _optional_str(record_id, "id", where, report)),
+        collection=_optional_str(obj.get("collection"), "collection", where, report) or default_collection,
+        title=_optional_str(obj.get("title"), "title", where, report),
+        keywords=_str_list(obj.get("keywords"), "keywords", where, report),
+        authors=_str_list(obj.get("authors"), "authors", where, report),
+        url=_link(obj.get("url"), where, report),
+        primary_area=_optional_str(obj.get("primary_area"), "primary_area", where, report),
+        tldr=_optional_str(obj.get("tldr"), "tldr", where, report),
     )
 
 
-def _optional_str(value: object, name: str, where: str) -> str | None:
+def _text(value: str) -> str:
+    """One line of text: control characters removed, whitespace collapsed."""
+    return " ".join(_CONTROL.sub("", value).split())
+
+
+def _shortened(text: str, max_chars: int) -> str:
+    """At most max_chars characters, cut at a word boundary when one is near, ending in '…'."""
+    if len(text) <= max_chars:
+        return text
+    cut = text[: max_chars - 1]
+    space = cut.rfind(" ", max_chars // 2)
+    return (cut[:space] if space > 0 else cut).rstrip() + "…"
+
+
+def _optional_str(value: object, name: str, where: str, report: Report) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
         raise InputError(where, f"'{name}' must be text, got {type(value).__name__}")
-    value = " ".join(value.split())
+    value = _text(value)
+    limit = MAX_CHARS.get(name)
+    if limit and len(value) > limit:
+        report.warn(where, f"{name} is {len(value):,} characters; shortened to {limit}")
+        value = _shortened(value, limit)
     return value or None
 
 
-def _str_list(value: object, name: str, where: str) -> tuple[str, ...]:
+def _link(value: object, where: str, report: Report) -> str | None:
+    """The record's own url when the site may link to it (generator.urlpolicy), else None."""
+    url = _optional_str(value, "url", where, report)
+    if url is None:
+        return None
+    if len(url) > MAX_URL_CHARS:
+        report.warn(where, f"url is {len(url):,} characters (more than {MAX_URL_CHARS:,}); not linked")
+        return None
+    link = web_url(url)
+    if link is None:
+        report.warn(where, f"url '{_shortened(url, 80)}' is not http(s); not linked")
+    return link
+
+
+def _str_list(value: object, name: str, where: str, report: Report) -> tuple[str, ...]:
     """A list of strings, or one string separated by ';' (or ',' when there is no ';')."""
     if value is None:
         return ()
@@ -225,14 +271,22 @@ def _str_list(value: object, name: str, where: str) -> tuple[str, ...]:
         items = value
     else:
         raise InputError(where, f"'{name}' must be a list of text, got {type(value).__name__}")
-    result = []
+    result: dict[str, None] = {}  # in order, without repeats
+    long_items = 0
     for item in items:
         if not isinstance(item, str):
             raise InputError(where, f"'{name}' must be a list of text, found {type(item).__name__}")
-        item = " ".join(item.split())
-        if item and item not in result:
-            result.append(item)
-    return tuple(result)
+        item = _text(item)
+        if len(item) > MAX_ITEM_CHARS:
+            item, long_items = _shortened(item, MAX_ITEM_CHARS), long_items + 1
+        if item:
+            result[item] = None
+    if long_items:
+        report.warn(where, f"{long_items:,} of the {name} longer than {MAX_ITEM_CHARS} characters; shortened")
+    limit = MAX_ITEMS[name]
+    if len(result) > limit:
+        report.warn(where, f"{len(result):,} {name}; kept the first {limit}")
+    return tuple(result)[:limit]
 
 
 def read_file(path: Path, report: Report, shown_as: str | None = None) -> list[Record]:
@@ -256,7 +310,11 @@ def _read_file(path: Path, report: Report) -> list[Record]:
         raise InputError(str(path), "is a directory") from None
     except OSError as exc:
         raise InputError(str(path), f"cannot read: {exc.strerror}") from None
-    return list(reader(path, decode(path, data), report))
+    records = list(reader(path, decode(path, data), report))
+    for record in records:
+        for url in refused_urls(record.abstract):
+            report.warn(record.origin.where(), f"url '{_shortened(url, 80)}' in the abstract is not http(s); shown as text")
+    return records
 
 
 def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:

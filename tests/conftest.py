@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -55,6 +56,82 @@ def seeds_site(tmp_path_factory) -> tuple[Path, Path]:
     result = run_cli("build", str(SEEDS), "--site", str(site), "--docs", str(docs), "--config", str(ROOT / "mkdocs.yml"))
     assert result.returncode == 0, result.stderr
     return site, docs
+
+
+# Given fields are as untrusted as abstracts. Each value tries to become an element
+# (<x-injected>), an attribute (data-injected, on...) or a link target wherever it is shown.
+HOSTILE_VALUES = [
+    "<x-injected>tag</x-injected>",
+    '"><x-injected data-injected="1">',  # out of a double-quoted attribute
+    "'><x-injected data-injected='1'>",  # out of a single-quoted attribute
+    "</title></textarea></script><x-injected>",
+    "]]><x-injected/><![CDATA[",  # out of XML text
+    "<img src=x onerror=alert(1) data-injected>",
+    "<svg onload=alert(1) data-injected>",
+    "[a link](javascript:alert(1)) and ![an image](javascript:alert(2))",
+    "<javascript:alert(1)> and <https://x.org/\"onclick=alert(1)>",
+    "{: data-injected=1 onclick=alert(1) }",
+    "*[ABC]: <x-injected>",
+    "<!-- injected --> and <!-- material/tags -->",
+    "&lt;x-injected&gt; and &#60;x-injected&#62;",
+    "{{ config.site_name }} {% raw %} ${alert(1)}",
+    "\u2028</script><x-injected>\u2029",
+    "$x$ \\(y\\) `code` **bold** # heading | a | b |",
+    "$\\href{javascript:alert(1)}{a math link}$ and $\\htmlData{injected=1}{x}$",  # KaTeX's own links and HTML
+    "javascript:alert(1)",
+    "Ünïcödé ☃ 日本語 مرحبا \u202e",
+]
+# A record's url, and an abstract's \url{}: every way to smuggle in a scheme that is not http(s).
+HOSTILE_URLS = [
+    "javascript:alert(document.domain)",
+    "JaVaScRiPt:alert(1)",
+    "   javascript:alert(1)",
+    "\u0001\u0002javascript:alert(1)",
+    "java\tscript:alert(1)",
+    "&#106;avascript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "vbscript:msgbox(1)",
+    "file:///etc/passwd",
+    "//evil.example/x",
+    "/papers/elsewhere/",
+    'https://example.org/"><x-injected data-injected>',  # http(s): linked, its markup encoded
+]
+
+
+def hostile_records() -> list[dict]:
+    """One record per hostile value, every given field holding it (a tag shared with the next
+    record, so that tags get pages of their own), its url one of HOSTILE_URLS."""
+    records = []
+    for i, value in enumerate(HOSTILE_VALUES):
+        url = HOSTILE_URLS[i % len(HOSTILE_URLS)]
+        tex_url = "".join(url.split())  # \url{} holds no spaces
+        records.append(
+            {
+                "id": f"{value} {i}",
+                "title": f"{value} {i}",
+                "abstract": f"We propose Method{i}, a graph network for large language models that handles {value} "
+                f"in its input. Code: \\url{{{tex_url}}}.",
+                "url": url,
+                "keywords": [value, HOSTILE_VALUES[(i + 1) % len(HOSTILE_VALUES)]],
+                "authors": [value, "Ann Lee"],
+                "collection": value,
+                "primary_area": value,
+                "tldr": f"{value} summary {i}",
+            }
+        )
+    return records
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory) -> tuple[Path, list[dict], str]:
+    """A site built from hostile_records(): (site folder, the records, the build's log)."""
+    folder = tmp_path_factory.mktemp("hostile-given")
+    records = hostile_records()
+    source = folder / "hostile.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = run_cli("build", str(source), "--site", str(folder / "site"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    return folder / "site", records, result.stderr
 
 
 def corpus_file(name: str) -> Path:

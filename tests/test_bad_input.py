@@ -3,16 +3,22 @@ handled, or stops with a clear message naming the file (and line). Nothing is lo
 
 from __future__ import annotations
 
+import html
 import json
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import frontmatter
 import pytest
 
-from conftest import Dom, run_cli
+from conftest import HOSTILE_URLS, Dom, run_cli
+from test_scale import PAGE_BUDGET
 from generator.errors import InputError
 from generator.pipeline import generate
 from generator.sources import read_file
+from generator.urlpolicy import web_url
 
 A = "We propose AlphaNet, a network for graph classification. It works well on molecules."
 B = "We study the convergence of stochastic gradient descent in deep linear networks."
@@ -153,3 +159,137 @@ def test_hostile_abstracts_become_text_in_the_built_site(tmp_path):
                 assert not name.startswith("on"), (page, tag, name)
                 assert not (value or "").strip().lower().startswith("javascript:"), (page, tag, value)
         assert not dom.comments, page
+
+
+# Given fields (conftest.hostile_records: every field of each record holds one hostile value).
+
+LINK_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "srcset"}
+
+
+def shown(value: str) -> str:
+    """A given value as the site shows it: whitespace collapsed, otherwise exactly as given."""
+    return " ".join(value.split())
+
+
+def first(pattern: str, page: str) -> str:
+    """The text of the first match of an element in our templates' output, entities decoded."""
+    match = re.search(pattern, page, re.S)
+    assert match, pattern
+    return html.unescape(match.group(1)).strip()
+
+
+def assert_no_markup_from_input(site: Path) -> None:
+    """No page of the site holds an element, attribute, comment or link target from the input."""
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert "<x-injected" not in text, page  # not even in a script or a JSON blob
+        dom = Dom(text)
+        for tag, attributes in dom.elements:
+            for name, value in attributes.items():
+                assert name != "data-injected" and not name.startswith("on"), (page, tag, name)
+                if name in LINK_ATTRIBUTES and value:
+                    assert urlsplit(value.strip()).scheme in ("", "http", "https"), (page, tag, name, value)
+        assert not [c for c in dom.comments if "injected" in c or "material/tags" in c], page
+
+
+def test_hostile_given_fields_become_no_element_attribute_or_link_anywhere(hostile_site):
+    site, records, _ = hostile_site
+    assert len(list(site.rglob("*.html"))) > 3 * len(records)  # papers, tags, areas, collections, map, home, ...
+    assert_no_markup_from_input(site)
+
+
+def test_a_site_named_after_a_hostile_collection_shows_its_name_as_text(tmp_path):
+    # One collection: the command line names the site after it, and the theme prints the name.
+    name = '<x-injected data-injected>"quoted" & <img src=x onerror=alert(1)>'
+    folder = make(tmp_path, {"x.jsonl": "".join(json.dumps({"abstract": a, "collection": name}) + "\n" for a in (A, B))})
+    result = run_cli("build", str(folder / "x.jsonl"), "--site", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert_no_markup_from_input(tmp_path / "site")
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert first(r"<title>(.*?)</title>", home) == name
+    assert first(r'<h1 id="[^"]*">(.*?)<a class="headerlink"', home) == name  # the generator's heading: escaped once
+    assert first(r'class="md-header__button md-logo" aria-label="(.*?)"', home) == name
+
+
+def test_hostile_given_fields_are_shown_as_given_on_their_pages(hostile_site):
+    site, records, _ = hostile_site
+    papers = {p["source"]["id"]: p for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]}
+    for record in records:
+        paper = papers[shown(record["id"])]
+        assert (paper["title"], paper["summary"], paper["collection"]) == (shown(record["title"]), shown(record["tldr"]), shown(record["collection"]))
+        assert paper["authors"] == [shown(a) for a in record["authors"]]
+        page = (site / paper["url"] / "index.html").read_text(encoding="utf-8")
+        title = shown(record["title"])
+        assert first(r"<title>(.*?)</title>", page) == f"{title} - Paper abstracts"
+        assert first(r'<meta property="og:title" content="(.*?)">', page) == title
+        assert first(r'<meta name="description" content="(.*?)">', page) == shown(record["tldr"])
+        assert first(r"<h1 data-pagefind-meta=\"title\"[^>]*>(.*?)</h1>", page) == title
+        assert first(r'data-md-component="header-topic">\s*<span class="md-ellipsis">(.*?)</span>', page) == title
+        # The only links from input: its http(s) url, and a browser reads them as written.
+        for link in paper["links"]:
+            assert link["url"].startswith(("http://", "https://")) and web_url(link["url"]) == link["url"], link
+
+
+def test_hostile_urls_are_reported_with_their_record_and_never_linked(hostile_site):
+    site, records, log = hostile_site
+    refused = [u for u in HOSTILE_URLS if web_url(u) is None]
+    assert len(refused) == len(HOSTILE_URLS) - 1
+    for line, record in enumerate(records, start=1):
+        if web_url(record["url"]) is None:
+            url = shown(record["url"].replace("\x01", "").replace("\x02", ""))
+            assert f"hostile.jsonl:{line}: url '{url}' is not http(s); not linked" in log
+            assert re.search(rf"hostile.jsonl:{line}: url '[^']+' in the abstract is not http\(s\); shown as text", log)
+    links = [l["url"] for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"] for l in p["links"]]
+    # The one http(s) url is linked, its markup percent-encoded (also from the abstract's \\url{}).
+    assert "https://example.org/%22%3E%3Cx-injected%20data-injected%3E" in links
+    assert all(web_url(link) == link for link in links)
+
+
+def test_hostile_given_fields_keep_feeds_and_sitemap_well_formed(hostile_site):
+    site, records, _ = hostile_site
+    atom = "{http://www.w3.org/2005/Atom}"
+    titles = []
+    for feed in sorted((site / "feeds").glob("*.xml")):
+        root = ET.parse(feed).getroot()
+        assert {element.tag for element in root.iter()} <= {f"{atom}{t}" for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")}
+        titles += [entry.findtext(f"{atom}title") for entry in root.iter(f"{atom}entry")]
+    assert sorted(titles) == sorted(shown(r["title"]) for r in records)
+    assert ET.parse(site / "sitemap.xml").getroot() is not None
+
+
+def test_groups_whose_names_make_the_same_slug_keep_a_page_each(tmp_path):
+    records = [
+        {"abstract": A, "primary_area": "Robot Arms", "collection": "C++"},
+        {"abstract": B, "primary_area": "robot arms!", "collection": "C#"},
+    ]
+    folder = make(tmp_path, {"x.jsonl": "".join(json.dumps(r) + "\n" for r in records)})
+    generate([folder], tmp_path / "docs")
+    docs = tmp_path / "docs"
+    assert [frontmatter.load(docs / f"areas/{s}.md")["title"] for s in ("robot-arms", "robot-arms-2")] == ["Robot Arms", "robot arms!"]
+    assert [frontmatter.load(docs / f"collections/{s}.md")["title"] for s in ("c", "c-2")] == ["C#", "C++"]
+    assert sorted(p.name for p in (docs / "feeds").iterdir()) == ["c-2.xml", "c.xml"]
+    papers = {p["collection"]: p for p in json.loads((docs / "papers.json").read_text())["papers"]}
+    assert (papers["C#"]["collection_url"], papers["C++"]["collection_url"]) == ("collections/c/", "collections/c-2/")
+
+
+def test_very_long_given_values_are_shortened_and_the_page_stays_within_budget(tmp_path):
+    words = "word " * 1000  # 5,000 characters
+    huge = {
+        "abstract": A, "title": words, "tldr": words, "collection": words, "primary_area": words, "id": words,
+        "keywords": [f"keyword {i}" for i in range(100_000)],  # over 1 MB of JSON
+        "authors": [f"Author {i}" for i in range(20_000)], "url": "https://x.org/" + "a" * 100_000,
+    }
+    folder = make(tmp_path, {"x.jsonl": json.dumps({"abstract": B}) + "\n" + json.dumps(huge) + "\n"})
+    assert (folder / "x.jsonl").stat().st_size > 1_000_000
+    result = run_cli("build", str(folder / "x.jsonl"), "--site", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    for message in (
+        "title is 4,999 characters; shortened to 300", "tldr is 4,999 characters; shortened to 600",
+        "collection is 4,999 characters; shortened to 200", "primary_area is 4,999 characters; shortened to 200",
+        "id is 4,999 characters; shortened to 200", "100,000 keywords; kept the first 50",
+        "20,000 authors; kept the first 200", "url is 100,014 characters (more than 2,000); not linked",
+    ):
+        assert f"x.jsonl:2: {message}" in result.stderr, message
+    page = next(p for p in (tmp_path / "site" / "papers").glob("word-*/index.html"))
+    assert page.stat().st_size <= PAGE_BUDGET
+    assert first(r"<h1 data-pagefind-meta=\"title\"[^>]*>(.*?)</h1>", page.read_text(encoding="utf-8")).endswith(" word…")

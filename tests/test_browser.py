@@ -593,3 +593,79 @@ def test_hostile_abstracts_open_no_dialog_and_run_no_script(browser, tmp_path_fa
     tab.assert_clean()
     context.close()
     server.shutdown()
+
+
+# Given fields (title, url, keywords, authors, collection, tldr, primary_area, id) are as
+# untrusted as abstracts: conftest.hostile_records puts one hostile value in every field of a record.
+
+CLICKED_PAGES = ["", "map/", "tags/", "areas/", "collections/", "glossary/"]
+
+
+def test_every_link_on_pages_built_from_hostile_given_fields_stays_on_http(browser, hostile_site):
+    """Each paper page, the map and the indexes of a site built from hostile given fields, in
+    Chromium: every link in their content is clicked. No dialog opens, no script from the input
+    runs, and no click leaves http(s). Links off the site get a stand-in page, not the network."""
+    site, records, _ = hostile_site
+    server, url = serve(site)
+    context = browser.new_context()
+    dialogs: list[str] = []
+    requested: list[str] = []
+
+    def off_site(route) -> None:
+        requested.append(route.request.url)
+        route.fulfill(status=200, content_type="text/plain", body="a page off the site")
+
+    context.route(lambda address: urlsplit(address).hostname != "127.0.0.1", off_site)
+    tab = Tab(context, url)
+    tab.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    assert len(papers) == len(records)
+
+    # The watch works: a javascript: link put in by the test is seen when clicked.
+    tab.open("")
+    tab.page.evaluate("""() => { const a = document.createElement("a"); a.href = "javascript:alert('probe')";
+        a.id = "probe"; a.textContent = "probe"; document.body.append(a); }""")
+    tab.page.locator("#probe").dispatch_event("click")
+    tab.page.wait_for_timeout(200)
+    assert dialogs == ["probe"]
+    dialogs.clear()
+
+    links = {}  # href -> the page it was found on: each target clicked once
+    for path in CLICKED_PAGES + [p["url"] for p in papers]:
+        tab.open(path)
+        tab.page.wait_for_function("[...document.querySelectorAll('.arithmatex')].every(e => e.dataset.rendered)")
+        # Once the page's scripts ran (KaTeX too): nothing from the input became an element or attribute.
+        assert tab.page.locator("x-injected, [data-injected], [onerror], [onload], [onclick]").count() == 0, path
+        for href in tab.page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.getAttribute('href'))"):
+            # Not the headings' permalinks (a '#' to the page itself): the theme's, not the input's.
+            if urlsplit(href)._replace(fragment="").geturl() not in (url + path, ""):
+                links.setdefault(href, path)
+    assert any(href.startswith("https://example.org/") for href in links)  # the one http(s) url given
+    for href, path in links.items():
+        page = tab.open(path, wait_until="domcontentloaded")
+        page.locator(f".md-content a[href={json.dumps(href)}]").first.dispatch_event("click")
+        page.wait_for_timeout(100)  # a click starts its navigation (or runs its script) meanwhile
+        page.wait_for_load_state("domcontentloaded")
+        assert urlsplit(page.url).scheme in ("http", "https"), (path, href, page.url)
+    assert dialogs == [], dialogs
+    assert all(urlsplit(address).scheme in ("http", "https") for address in requested), requested
+    assert not tab.errors, tab.errors
+    context.close()
+    server.shutdown()
+
+
+def test_search_shows_hostile_given_titles_as_text(browser, hostile_site):
+    site, records, _ = hostile_site
+    server, url = serve(site)
+    context = browser.new_context()
+    tab = Tab(context, url)
+    page = tab.open("")
+    page.locator(".md-search__input").click()
+    page.locator(".md-search__input").press_sequentially("Method5")
+    first = page.locator(".md-search-result__item").first
+    expect(first).to_be_visible()
+    expect(first.locator("h1")).to_have_text(" ".join(records[5]["title"].split()))
+    assert page.locator(".md-search-result x-injected, .md-search-result img, .md-search-result svg[onload]").count() == 0
+    tab.assert_clean()
+    context.close()
+    server.shutdown()

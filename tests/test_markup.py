@@ -105,3 +105,29 @@ def test_urls_found_in_text():
 
 def test_plain_text_for_titles_and_search():
     assert to_plain(r"the \textbf{RE}cipe of $\beta$-VAE, 90\%") == "the REcipe of β-VAE, 90%"
+
+
+# URLs in an abstract: only http(s) becomes a link (generator.urlpolicy); the rest is text.
+@pytest.mark.parametrize(
+    "abstract, expected_markdown, expected_links",
+    [
+        (r"Code: \url{https://github.com/a/b}.", "Code: <https://github.com/a/b>.", ["https://github.com/a/b"]),
+        (r"Code: \url{github.com/a/b}.", "Code: <https://github.com/a/b>.", ["https://github.com/a/b"]),
+        (r"see \url{javascript:alert(1)}", "see javascript:alert(1)", []),
+        (r"see \url{JaVaScRiPt:alert(1)}", "see JaVaScRiPt:alert(1)", []),
+        (r"see \url{&#106;avascript:alert(1)}", "see javascript:alert(1)", []),  # entities are decoded first
+        (r"see \url{data:text/html,<b>x</b>}", "see data:text/html,&lt;b&gt;x&lt;/b&gt;", []),
+        (r"see \url{vbscript:msgbox(1)} or \url{file:///etc/passwd}", "see vbscript:msgbox(1) or file:///etc/passwd", []),
+        (r"see \url{x/onmouseover=alert(1)}", "see x/onmouseover=alert(1)", []),
+        # Markup inside an http URL is encoded: it must not end the autolink or open a link.
+        (r"see \url{http://x.org/<script>alert(1)</script>}", "see <http://x.org/%3Cscript%3Ealert(1)%3C/script%3E>", ["http://x.org/%3Cscript%3Ealert(1)%3C/script%3E"]),
+        (r"see \url{http://x.org/[a](javascript:alert(1))}", "see <http://x.org/%5Ba%5D(javascript:alert(1))>", ["http://x.org/%5Ba%5D(javascript:alert(1))"]),
+        ("see https://x.org/$a$b", "see <https://x.org/%24a%24b>", ["https://x.org/%24a%24b"]),
+        ("see javascript:alert(1) in prose", "see javascript:alert(1) in prose", []),
+    ],
+)
+def test_only_http_urls_in_an_abstract_become_links(abstract, expected_markdown, expected_links):
+    assert to_markdown(abstract) == expected_markdown
+    assert urls(abstract) == expected_links
+    anchors = [attributes for tag, attributes in Dom(render(abstract)).elements if tag == "a"]
+    assert [a["href"] for a in anchors] == expected_links

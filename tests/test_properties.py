@@ -1,5 +1,7 @@
 """Property tests (hypothesis): for any abstract, the page shows its text intact and no markup
-from the input becomes an element; for any set of abstracts, each gets exactly one page.
+from the input becomes an element; for any given fields (title, url, keywords, ...), no markup
+from them becomes an element, attribute or link target in any generated file; for any set of
+abstracts, each gets exactly one page.
 
 Fuzzing: the same strategies drive the parsers and the Markdown cleaning with a larger
 budget; set FUZZ_EXAMPLES (default 600) for a longer run, e.g. FUZZ_EXAMPLES=20000.
@@ -7,8 +9,10 @@ budget; set FUZZ_EXAMPLES (default 600) for a longer run, e.g. FUZZ_EXAMPLES=200
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import frontmatter
@@ -16,12 +20,15 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Dom
-from generator.enrich import paper_id
+from conftest import HOSTILE_URLS, Dom
+from generator.enrich import enrich, paper_id
 from generator.errors import InputError, Report
+from generator.link import glossary, link
 from generator.markup import segments, to_markdown, to_plain
 from generator.pipeline import generate
+from generator.render import render_site
 from generator.sources import READERS, read_file
+from generator.urlpolicy import web_url
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "600"))
 
@@ -107,3 +114,67 @@ def test_parsers_fail_only_with_a_clear_input_error(tmp_path_factory, data, exte
         for record in records:
             to_markdown(record.abstract)
             to_plain(record.abstract)
+
+
+# Given fields: any text, markup snippets, and every way to dress up a scheme that is not http(s).
+URL_SNIPPETS = HOSTILE_URLS + [
+    "javascript&#58;alert(1)", "https://x.org/\"><b>[a](javascript:1)", "\\url{javascript:alert(1)}", "\x00\x07\x1b[31m",
+]
+GIVEN_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(SNIPPETS + URL_SNIPPETS)), min_size=1, max_size=4).map(" ".join)
+GIVEN = st.fixed_dictionaries(
+    {},
+    optional={
+        "title": GIVEN_TEXT, "tldr": GIVEN_TEXT, "collection": GIVEN_TEXT, "primary_area": GIVEN_TEXT, "id": GIVEN_TEXT,
+        "keywords": st.lists(GIVEN_TEXT, max_size=3), "authors": st.lists(GIVEN_TEXT, max_size=3),
+        "url": st.one_of(st.sampled_from(URL_SNIPPETS), GIVEN_TEXT),
+    },
+)
+SECOND = {"abstract": "We study convergence of stochastic gradient descent in deep linear networks for graphs."}
+
+# What the generated Markdown's templates make, and nothing else: any other element or
+# attribute came from the input. Links are http(s) (from the input, via the URL policy) or the
+# generator's own relative links, whose paths are slugs.
+ELEMENTS = {
+    "h1", "h2", "p", "a", "strong", "em", "span", "ul", "ol", "li", "br", "kbd", "abbr", "div", "svg", "rect",
+    "table", "thead", "tbody", "tr", "th", "td",
+}
+ATTRIBUTES = {
+    "href", "class", "id", "title", "style", "role", "aria-label", "aria-hidden", "focusable",
+    "viewbox", "preserveaspectratio", "width", "height", "rx", "align",
+}
+OWN_LINK = re.compile(r"(\.\./)*[a-z0-9-]+(/[a-z0-9-]+)*(\.md|\.xml|/)?(#[\w-]+)?")
+OWN_VALUE = {
+    "style": re.compile(r"left: [\d.]+%; top: [\d.]+%|text-align: \w+;?"),
+    "class": re.compile(r"[\w -]+"),
+    "id": re.compile(r"[\w-]+"),
+}
+ATOM = {f"{{http://www.w3.org/2005/Atom}}{t}" for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")}
+
+
+@settings(max_examples=max(20, FUZZ_EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(GIVEN, ABSTRACT)
+def test_no_markup_from_given_fields_becomes_an_element_attribute_or_link_target(tmp_path_factory, fields, abstract):
+    path = Path(tmp_path_factory.mktemp("given")) / "in.jsonl"
+    path.write_text(json.dumps({**fields, "abstract": f"We propose a method. {abstract}"}) + "\n" + json.dumps(SECOND) + "\n", encoding="utf-8")
+    papers = link([enrich(record) for record in read_file(path, Report())], 5)
+    files = render_site(papers, glossary(papers), "Site")
+    for name, text in files.items():
+        if name.endswith(".md"):
+            dom = Dom(markdown.markdown(frontmatter.loads(text).content, extensions=EXTENSIONS, extension_configs={"pymdownx.arithmatex": {"generic": True}}))
+            for tag, attributes in dom.elements:
+                assert tag in ELEMENTS, (name, tag, fields)
+                for attribute, value in attributes.items():
+                    assert attribute in ATTRIBUTES, (name, tag, attribute, fields)
+                    if attribute == "href":
+                        assert web_url(value) == value or OWN_LINK.fullmatch(value), (name, value, fields)
+                    elif attribute in OWN_VALUE:
+                        assert OWN_VALUE[attribute].fullmatch(value), (name, attribute, value, fields)
+            assert not dom.comments, (name, fields)
+        elif name.endswith(".xml"):
+            assert {element.tag for element in ET.fromstring(text).iter()} <= ATOM, (name, fields)
+    for paper in json.loads(files["papers.json"])["papers"]:
+        for target in paper["links"]:
+            assert web_url(target["url"]) == target["url"] and target["url"].startswith(("http://", "https://")), (target, fields)
+    given_title = " ".join(re.sub(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]", "", fields.get("title", "")).split())
+    if given_title:
+        assert papers[0].title == given_title  # shown as given: not escaped twice, not cut

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,71 @@ def test_every_corpus_file_loads_as_it_is(name):
     assert len(records) == expected
     assert report.warnings == []
     assert all(r.abstract for r in records)
+
+
+# A record's url as given -> the warning (the link is dropped; nothing else about the record is).
+REFUSED_URLS = {
+    "javascript": ("javascript:alert(document.domain)", "url 'javascript:alert(document.domain)' is not http(s); not linked"),
+    "mixed-case": ("JaVaScRiPt:alert(1)", "url 'JaVaScRiPt:alert(1)' is not http(s); not linked"),
+    "leading-spaces": ("   javascript:alert(1)", "url 'javascript:alert(1)' is not http(s); not linked"),
+    "control-characters": ("\u0001java\u0002script:alert(1)", "url 'javascript:alert(1)' is not http(s); not linked"),
+    "entity": ("&#106;avascript:alert(1)", "url '&#106;avascript:alert(1)' is not http(s); not linked"),
+    "data": ("data:text/html,<script>alert(1)</script>", "url 'data:text/html,<script>alert(1)</script>' is not http(s); not linked"),
+    "vbscript": ("vbscript:msgbox(1)", "url 'vbscript:msgbox(1)' is not http(s); not linked"),
+    "file": ("file:///etc/passwd", "url 'file:///etc/passwd' is not http(s); not linked"),
+    "site-relative": ("/papers/other/", "url '/papers/other/' is not http(s); not linked"),
+    "too-long": ("https://x.org/" + "a" * 2000, "url is 2,014 characters (more than 2,000); not linked"),
+}
+
+
+@pytest.mark.parametrize("url, message", REFUSED_URLS.values(), ids=REFUSED_URLS.keys())
+def test_a_url_that_is_not_http_is_dropped_and_reported_with_its_line(write_files, url, message):
+    content = json.dumps({"abstract": ABSTRACT_B}) + "\n" + json.dumps({"abstract": ABSTRACT_A, "url": url, "title": "T"}) + "\n"
+    records, report = read(write_files, "x.jsonl", content)
+    assert records[1].url is None and records[1].title == "T"
+    assert [w.split("x.jsonl", 1)[1] for w in report.warnings] == [f":2: {message}"]
+
+
+def test_an_http_url_is_kept_as_a_browser_reads_it(write_files):
+    records, report = read(write_files, "x.jsonl", json.dumps({"abstract": ABSTRACT_A, "url": "  https://x.org/a b "}) + "\n")
+    assert records[0].url == "https://x.org/a%20b"
+    assert report.warnings == []
+
+
+def test_a_url_in_the_abstract_that_is_not_http_is_reported(write_files):
+    abstract = f"{ABSTRACT_A} Code: \\url{{javascript:alert(1)}}, data: \\url{{github.com/a/b}}."
+    records, report = read(write_files, "x.jsonl", json.dumps({"abstract": abstract}) + "\n")
+    assert len(records) == 1
+    assert [w.split("x.jsonl", 1)[1] for w in report.warnings] == [":1: url 'javascript:alert(1)' in the abstract is not http(s); shown as text"]
+
+
+# A given field far longer than any real one -> what is kept, and the warning naming the record.
+WORDS = "word " * 1000  # 5,000 characters
+LONG_VALUES = {
+    "title": ("title", WORDS, 300, "title is 4,999 characters; shortened to 300"),
+    "tldr": ("tldr", WORDS, 600, "tldr is 4,999 characters; shortened to 600"),
+    "collection": ("collection", WORDS, 200, "collection is 4,999 characters; shortened to 200"),
+    "primary_area": ("primary_area", WORDS, 200, "primary_area is 4,999 characters; shortened to 200"),
+    "megabyte-keyword-list": ("keywords", [f"keyword {i}" for i in range(100_000)], 50, "100,000 keywords; kept the first 50"),
+    "megabyte-keyword-string": ("keywords", ";".join(f"k{i}" for i in range(200_000)), 50, "200,000 keywords; kept the first 50"),
+    "megabyte-keyword": ("keywords", ["k" * 1_000_000], 1, "1 of the keywords longer than 200 characters; shortened"),
+    "many-authors": ("authors", [f"Author {i}" for i in range(5000)], 200, "5,000 authors; kept the first 200"),
+}
+
+
+@pytest.mark.parametrize("field, value, kept, message", LONG_VALUES.values(), ids=LONG_VALUES.keys())
+def test_very_long_given_values_are_shortened_and_reported(write_files, field, value, kept, message):
+    records, report = read(write_files, "x.jsonl", json.dumps({"abstract": ABSTRACT_A, field: value}) + "\n")
+    shown = getattr(records[0], field)
+    if isinstance(shown, str):
+        assert kept - len("word ") <= len(shown) <= kept
+        assert shown.endswith(" word…")  # cut at a word boundary, marked
+    else:
+        assert len(shown) == kept
+    assert [w.split("x.jsonl", 1)[1] for w in report.warnings] == [f":1: {message}"]
+
+
+def test_control_characters_are_removed_from_given_fields(write_files):
+    record = {"abstract": ABSTRACT_A, "title": "A\u0007 title\u0000", "authors": ["Ann\u001b[31m Lee"], "id": "\u0008x1"}
+    records, report = read(write_files, "x.jsonl", json.dumps(record) + "\n")
+    assert (records[0].title, records[0].authors, records[0].origin.record_id) == ("A title", ("Ann[31m Lee",), "x1")

@@ -8,7 +8,9 @@ document$.subscribe(({ body }) => {
     const display = source.startsWith("\\[");
     const tex = source.replace(/^\\[([]/, "").replace(/\\[)\]]$/, "");
     try {
-      katex.render(tex, element, { displayMode: display, throwOnError: false, output: "htmlAndMathml" });
+      // trust: false (KaTeX's default, stated): math comes from input, and \href, \url and
+      // \htmlData would otherwise make links and attributes from it.
+      katex.render(tex, element, { displayMode: display, throwOnError: false, output: "htmlAndMathml", trust: false });
       element.dataset.rendered = "true";
     } catch (error) {
       console.warn("KaTeX could not render", tex, error);
