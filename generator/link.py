@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import lexicon
 from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
@@ -81,12 +82,7 @@ def unique_titles(papers: list[Paper]) -> list[Paper]:
 DOMINANT_TAG_SHARE = 0.25  # a derived tag on more papers than this tells readers nothing
 DOMINANT_MIN_PAPERS = 50
 # First words that make a phrase a clause fragment, last words that leave it dangling.
-_NOT_PHRASE_START = frozenset(
-    "enables enable allows allow makes make uses use shows show provides provide achieves achieve leads lead "
-    "requires require yields yield does do simple wide various different publicly highly widely existing recent "
-    "novel new proposed given several many multiple significant common general specific key important "
-    "effective efficient better best well able previous prior current typical standard popular".split()
-)
+_NOT_PHRASE_START = lexicon.words("not_phrase_start")
 _ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
 
 
@@ -103,12 +99,7 @@ def _phrase_like(phrase: str) -> bool:
     )
 
 
-_NOUNS_LIKE_ADJECTIVES = frozenset(
-    "retrieval potential interval signal proposal removal trial rival arrival survival model label kernel "
-    "channel pixel panel tutorial manual journal level goal protocol symbol control detective objective "
-    "representative alternative initiative derivative primitive directive perspective graphic topic logic "
-    "dynamic metric heuristic critic arithmetic music clinic mechanic".split()
-)
+_NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 
 
 def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
@@ -243,24 +234,7 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
 
 
 # Words every abstract may share: they say nothing about why two papers are related.
-_BOILERPLATE = frozenset(
-    """able achieve achieved achieves achieving address addressing approach approaches art available based benchmark
-    better challenge challenges challenging code common compared comprehensive consistently context data demonstrate
-    demonstrates design designed designs different effective effectiveness efficient enable enables enhance enhanced
-    enhances existing experiment experiments extensive field framework frameworks function furthermore future general
-    given help high highly human improve improved improvement improvements improves improving including increasing
-    introduce key large learn learned learning leverage leverages leveraging limitation limitations limited make method
-    methods model models new novel open outperform outperforms paper particular performance perform performing
-    potential practical previous problem problems process propose proposed provide provides quality range real recent
-    remains require requires research result results setting settings set shown show showing shows significant
-    significantly simple source specific state studies study superior task tasks technique techniques time trained
-    training understanding use used uses using various ways work works world present presents best conduct
-    struggle struggles generate generates need needs possible benefits average produce entire explore explores
-    success small low adapt capabilities development efficacy strategies build assess despite step steps lack
-    multiple suffer suffers
-    multi fine self aware pre non co cross semi end wise
-    com github http https www org io html huggingface""".split()
-)
+_BOILERPLATE = lexicon.words("boilerplate")
 
 
 @lru_cache(maxsize=32_768)

@@ -14,32 +14,19 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import lexicon
 from .model import Acronym
 from .textutil import STOP_WORDS, sentences, singular
 
 # Acronyms every ML reader knows: they name a field or a common tool, not a paper's contribution.
-GENERIC_ACRONYMS = frozenset(
-    """
-    AI ML DL NLP CV RL LLM LM VLM MLLM LVLM LMM VLA GNN CNN RNN LSTM GRU MLP GAN VAE ViT MoE SAE
-    SGD GD PCA SVM KNN GP MDP POMDP RLHF DPO PPO SFT ICL CoT RAG QA VQA OCR ASR TTS NER API GPU
-    CPU TPU PII IID OOD SOTA FID IS BLEU ROUGE MSE KL ELBO MCMC SDE ODE PDE 2D 3D 4D 6D UI URL
-    BERT GPT LoRA CLIP NeRF DDPM DiT NTK IRL MARL AUC ROC F1 NLI MT IR KG GCN GAT SSL LLMs
-    RGB RGBD RGB-D LiDAR IoT UAV AR VR XR HPC MPC PID SLAM EEG MRI CT fMRI DNA RNA ECG OS CUDA
-    USA UK EU US COVID COVID-19 ImageNet CIFAR MNIST COCO GSM8K MMLU DNN DNNs BEV SDF SDS MMD SDG
-    ChatGPT GPT-2 GPT-3 GPT-3.5 GPT-4 GPT-4o GPT-4V LLaMA LLaMA-2 Llama-2 Llama-3 Llama2 Llama3 Mistral
-    Gemini Claude PaLM T5 RoBERTa ResNet ResNet-50 VGG AlexNet YOLO DINO DINOv2 CIFAR-10 CIFAR-100
-    SQuAD GLUE SuperGLUE HumanEval WikiText-2 WikiText-103 MuJoCo D4RL Atari OpenAI DeepMind SVD CVaR PINN PINNs POI
-    """.split()
-)
+GENERIC_ACRONYMS = lexicon.words("generic_acronyms")
 
 # Capitals for emphasis, not names ('WARNING: this paper contains ...').
-_SHOUTED = frozenset("WARNING NOTE CAUTION DISCLAIMER IMPORTANT TODO NEW NOT ALL ONLY".split())
+_SHOUTED = lexicon.words("shouted_words")
 _NAME_TOKEN = r"[A-Za-z0-9][A-Za-z0-9\-\.+]*[A-Za-z0-9+]|[A-Z]"
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
 _CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?"
-    r"(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|"
-    r"contribute|devise|formulate|establish|put forward|describe)(?:s|d|ed)?\b",
+    rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
     re.IGNORECASE,
 )
 _NAMING = re.compile(
@@ -171,17 +158,7 @@ _ADJECTIVE_SUFFIX = re.compile(
     re.IGNORECASE,
 )
 # Expansions that name a common technique, so their acronym is no paper's own name.
-GENERIC_EXPANSIONS = frozenset(
-    """exponential moving average|key value|neural network|deep neural network|multi layer perceptron|
-    mean squared error|large language model|vision language model|reinforcement learning|natural language processing|
-    chain of thought|retrieval augmented generation|low rank adaptation|supervised fine tuning|knowledge graph|
-    graph neural network|convolutional neural network|recurrent neural network|mixture of expert|
-    direct preference optimization|proximal policy optimization|out of distribution|in context learning|
-    optical character recognition|question answering|visual question answering|signal to noise ratio|
-    stochastic gradient descent|partial differential equation|ordinary differential equation|
-    stochastic differential equation|markov decision process|large multimodal model|multimodal large language model|
-    vision transformer|variational autoencoder|generative adversarial network|sparse autoencoder|key value cache""".replace("\n", " ").split("|")
-)
+GENERIC_EXPANSIONS = lexicon.words("generic_expansions")
 
 
 # Well-known model families: 'Llama2-70B', 'GPT-4o-mini', 'Qwen2.5-7B' are used, not introduced.

@@ -8,25 +8,17 @@ from functools import lru_cache
 
 from importlib import resources
 
+from . import lexicon
+
 ENGLISH_STOP_WORDS = frozenset(
     line.strip()
     for line in resources.files("generator").joinpath("data").joinpath("stopwords.txt").read_text(encoding="utf-8").splitlines()
     if line.strip() and not line.startswith("#")
 )
-STOP_WORDS = ENGLISH_STOP_WORDS | {
-    "via", "using", "based", "new", "novel", "propose", "proposed", "approach", "method",
-    "paper", "work", "show", "shows", "results", "use", "used", "uses", "different", "various",
-    "existing", "prior", "state", "art", "performance", "effective", "efficient", "task", "tasks",
-    "model", "models", "data", "framework", "significantly", "improve", "improves", "achieve",
-    "achieves", "demonstrate", "experiments", "extensive", "study", "problem", "problems", "like",
-    "end", "key", "specific", "help", "able", "given", "high", "large", "scale", "make", "set",
-    "well", "way", "time", "non", "approaches", "methods", "results", "introduce", "present",
-}
+STOP_WORDS = ENGLISH_STOP_WORDS | lexicon.words("stop_words_extra")
 
 # Words that stay lower case inside a title (unless first).
-SMALL_WORDS = frozenset(
-    "a an the and or nor but for of in on at to by with via from as vs vs. into onto over per than up".split()
-)
+SMALL_WORDS = lexicon.words("small_words")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(\[])")
 _ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|resp|approx|w\.r\.t)\.$", re.IGNORECASE)

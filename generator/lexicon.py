@@ -1,0 +1,28 @@
+"""Linguistic knowledge as data: the word lists the rules use, loaded once from
+`generator/data/lexicon.yml` (hand-kept, each list commented there with its purpose)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+import yaml
+
+
+@cache
+def _lists() -> dict[str, list[str]]:
+    text = resources.files("generator").joinpath("data").joinpath("lexicon.yml").read_text(encoding="utf-8")
+    return {key: [str(word) for word in words] for key, words in yaml.safe_load(text).items()}
+
+
+def words(name: str) -> frozenset[str]:
+    """One list as a set: `words("generic_acronyms")`."""
+    return frozenset(_lists()[name])
+
+
+def alternation(name: str, inflected: bool = False) -> str:
+    """One list as a regular-expression alternation, in the file's order; `inflected` also
+    matches -s, -d and -ed forms of base verbs ('propose' -> proposes, proposed)."""
+    pattern = "|".join(re.escape(word).replace("\\ ", " ") for word in _lists()[name])
+    return f"(?:{pattern})(?:s|d|ed)?" if inflected else pattern
