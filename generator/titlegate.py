@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import re
 
-from . import learned
+from . import learned, lexicon
 from .textutil import SMALL_WORDS
 
 MAX_TITLE_CHARS = 120
 
 # Words a title must not end on: it would stop mid-phrase ('Learning for', 'Robust and').
-FUNCTION_WORDS = frozenset(
-    "a an the and or nor but for of in on at to by with via from as into onto over per than up using based "
-    "towards toward through across between among within without under our their its this that these those "
-    "which who whose we it is are be been being was were has have had can could may might will would should "
-    "such both each all any some more most less very also".split()
-) | SMALL_WORDS
+FUNCTION_WORDS = lexicon.words("function_words") | SMALL_WORDS
 
 _RAW_MARKUP = re.compile(r"[\\$<>{}*_`^~]|&[a-z]+;|&#")
 _SPLIT_WORD = re.compile(r"\w- \w")  # 'Learn- ing': a line break kept inside a word
@@ -37,6 +32,10 @@ _FINITE_VERB = re.compile(
     re.IGNORECASE,
 )
 _PAIRS = (("(", ")"), ("[", "]"))
+# 'Between X' needs its 'and Y'.
+_BETWEEN_ALONE = re.compile(r"\bbetween\b(?!.*\band\b)", re.IGNORECASE)
+# A title cannot point at something outside itself ('Decoupling These Stages').
+_REFERS_BACK = re.compile(r"\b(?:these|those|such|them|their)\b", re.IGNORECASE)
 # Two prepositions in a row ('Decay-To-Zero for Under an Optimal LR') or a second 'for'
 # ('X for Y for Z'): pieces of two phrases joined.
 _PREPOSITION_PAIR = re.compile(
@@ -48,8 +47,10 @@ _STRAY_QUOTE = re.compile(r"(?<![A-Za-z])[‘’']|(?<![sS])[’'](?![A-Za-z])")
 # A lower-case aside ('Large Language Models (reasoning)') is a fragment of a sentence, not a title.
 _ASIDE = re.compile(r"\([a-z]")
 # Adverbs end a subject and never end a title ('... for Dense Retrieval Typically').
-_ADVERBS = frozenset("often always never still also usually typically generally commonly frequently".split())
-_LY_NOUNS = frozenset("family anomaly assembly supply reply monopoly italy butterfly fly ally poly early".split())
+_ADVERBS = lexicon.words("adverbs")
+_ADJECTIVE_END = re.compile(r"(?:al|ic|ive|ous|ful|able|ible)$")
+_NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
+_LY_NOUNS = lexicon.words("ly_nouns")
 
 
 def is_adverb(word: str) -> bool:
@@ -69,14 +70,30 @@ def verb_at(words: list[str], index: int) -> bool:
     one ('... Models Marks', 'Inference Comprises'), or a base verb after a plural noun
     ('Humans Communicate'). Never the first word, nor after 'to', 'of' or 'how'."""
     word = words[index].lower()
-    if index == 0 or word not in learned.choices().verbs or words[index - 1].lower() in _NOT_A_SUBJECT_END:
+    if index == 0 or not is_verb(word) or words[index - 1].lower() in _NOT_A_SUBJECT_END:
         return False
     return third_person(word) or third_person(words[index - 1].lower())
 
 
+def is_verb(word: str) -> bool:
+    """In the learned verb list, itself or as the third person of one ('suggests')."""
+    verbs = learned.choices().verbs
+    return word in verbs or (third_person(word) and (word[:-1] in verbs or (word.endswith("es") and word[:-2] in verbs)))
+
+
 def has_verb(phrase: str) -> bool:
+    """A finite verb after a subject, a verb joined by 'and' ('... Network and Train It'), or
+    a base verb first ('Learn Generalizable ...': an instruction, not a title)."""
     words = re.findall(r"[A-Za-z]+", phrase)
-    return any(verb_at(words, i) for i in range(1, len(words)))
+    if words and words[0].lower() in learned.choices().verbs and not third_person(words[0].lower()) and words[1:2] != ["to"]:
+        return True
+    return any(verb_at(words, i) or (words[i - 1].lower() == "and" and is_verb(words[i].lower())) for i in range(1, len(words)))
+
+
+def adjective_end(word: str) -> bool:
+    """'... Quantum Probabilistic Neural': the phrase stops before its noun."""
+    word = word.lower()
+    return bool(_ADJECTIVE_END.search(word)) and word not in _NOUNS_LIKE_ADJECTIVES
 
 
 def title_defects(title: str, name: str | None = None) -> list[str]:
@@ -90,13 +107,19 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
     if _SPLIT_WORD.search(title):
         defects.append("split word")
     last = words[-1].strip(".,;:!?\"'") if words else ""
-    if not words or last.lower() in FUNCTION_WORDS or is_adverb(last) or title.rstrip().endswith(("-", "–", "—", ":", ",")):
+    if not words or last.lower() in FUNCTION_WORDS or is_adverb(last) or adjective_end(last) or title.rstrip().endswith(("-", "–", "—", ":", ",")):
         defects.append("dangling end")
     descriptive = title.split(": ", 1)[1] if name and title.startswith(f"{name}: ") else title
     if _SENTENCE_START.match(descriptive) or _FIRST_PERSON.search(title) or _FINITE_VERB.search(descriptive) or has_verb(descriptive):
         defects.append("sentence or first person")
-    if _PREPOSITION_PAIR.search(descriptive) or len(re.findall(r"\bfor\b", descriptive, re.IGNORECASE)) > 1:
+    if (
+        _PREPOSITION_PAIR.search(descriptive)
+        or len(re.findall(r"\bfor\b", descriptive, re.IGNORECASE)) > 1
+        or _BETWEEN_ALONE.search(descriptive)
+    ):
         defects.append("broken phrase")
+    if _REFERS_BACK.search(descriptive):
+        defects.append("refers back")
     if name and len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title)) > 1:
         defects.append("name repeated")
     if not name and len(words) < 3:

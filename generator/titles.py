@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import learned, markup
+from . import learned, lexicon, markup
 from .features import name_features, phrase_features, sentence_features, word_counts
 from .names import IntroducedName
 from .tagging import candidate_phrases
@@ -47,31 +47,19 @@ _LEADING_FILLER = re.compile(
     r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of|problem of|task of|challenge of)\s+)+",
     re.IGNORECASE,
 )
-_RESEARCH_VERBS = (
-    "study|studies|analyze|analyzes|analyse|analyses|investigate|investigates|explore|explores|examine|"
-    "examines|revisit|revisits|characterize|characterizes|tackle|tackles|address|addresses|consider|considers|"
-    "focus|focuses|evaluate|evaluates|benchmark|benchmarks|demonstrate|demonstrates|identify|identifies|"
-    "theoretically analyze|provide|provides|show|shows|prove|proves|derive|derives|extend|extends|leverage|leverages|"
-    "improve|improves|learn|learns|train|trains|quantify|quantifies|formalize|formalizes|uncover|uncovers|"
-    "measure|measures|model|models|scale|scales|rethink|rethinks|unify|unifies|establish|establishes"
-)
-_PROPOSE_VERBS = (
-    "propose|proposes|proposed|present|presents|presented|introduce|introduces|introduced|develop|develops|"
-    "developed|design|designs|designed|build|builds|built|create|creates|created|release|releases|construct|"
-    "constructs|constructed|curate|curates|curated|offer|offers|contribute|contributes|devise|devises|devised|"
-    "put forward|describe|describes"
-)
+_RESEARCH_VERBS = lexicon.alternation("research_verbs")
+_PROPOSE_VERBS = lexicon.alternation("proposal_verbs", inflected=True)
 _SUBJECT = (
     r"(?:we|this (?:paper|work|study|article)|our (?:work|paper|study)|here,? we|in this (?:paper|work),? we)"
     r"(?:\s+(?:aim|seek|set out|attempt|try)\s+to)?"
 )
-_WEAK_RESEARCH = {"show", "shows", "demonstrate", "demonstrates", "prove", "proves", "provide", "provides"}
+_WEAK_RESEARCH = lexicon.words("weak_research_verbs")
 _PROPOSAL = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
 _RESEARCH = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE)
 
 
 # Participles that need the phrase they govern ('tailored [for X]'): never a title's last word.
-_DANGLING = frozenset("tailored designed built trained based used applied specialized dedicated optimized called named".split())
+_DANGLING = lexicon.words("dangling_participles")
 _LIST_CONTINUES = re.compile(r",\s*(?:[\w-]+\s+){0,2}[\w-]+,?\s+(?:and|or)\s+")
 
 
@@ -109,9 +97,9 @@ def _descriptor(phrase: str) -> str:
 
 
 # Words that follow "we" without being its verb ("we often care", "we also show").
-_NOT_VERBS = frozenset("often also further then first still now thus here therefore additionally usually typically finally".split())
+_NOT_VERBS = lexicon.words("not_verbs_after_we")
 # Verbs too vague to state a purpose ("a method that enables ...").
-_WEAK_PURPOSE = frozenset("is has was does enables allows achieves makes yields shows leverages uses provides offers outperforms".split())
+_WEAK_PURPOSE = lexicon.words("weak_purpose_verbs")
 
 
 def _purpose(after: str, generic_head: bool = False) -> str | None:
@@ -275,7 +263,8 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
     serve abstracts whose sentences give no phrase that passes the gate."""
     ranked = sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split())))
-    found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, _ in ranked if len(key.split()) >= 3][:2]
+    # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
+    found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, count in ranked if count >= 2 and len(key.split()) >= 3][:2]
     for index, (key, first, _) in enumerate(ranked[:8]):
         for other_key, second, _ in ranked[index + 1 : 8]:
             if not set(key.split()) & set(other_key.split()):
@@ -286,7 +275,7 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
 _METHOD_RULES = frozenset({"proposal", "proposal-bare", "expansion", "appositive", "before-name"})
 
 
-_NOT_A_SUBJECT = frozenset("we i you it there this these they here however recently our".split())
+_NOT_A_SUBJECT = lexicon.words("not_a_subject")
 
 
 def _subject(sentence: str) -> str:
@@ -314,7 +303,7 @@ def _before_verb(text: str) -> str:
 
 # "we address these challenges": the object refers back, it does not name the topic.
 _ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|its|their|them|our|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b(?! of\b)")
-_GENERIC_HEADS = {"framework", "method", "approach", "model", "technique", "algorithm", "pipeline", "system", "paradigm", "strategy"}
+_GENERIC_HEADS = lexicon.words("generic_heads")
 
 
 def _extend(descriptor: str, full: str, text: str) -> str:

@@ -58,9 +58,12 @@ from generator.titlegate import third_person  # noqa: E402
 
 DATA = ROOT / "generator" / "data"
 MIN_WORD_COUNT = 5  # words seen fewer times in all titles and abstracts get no titleness
-VERB_SHARE = 0.35
+VERB_SHARE = 0.4
 VERB_SHARE_THIRD_PERSON = 0.15
+VERB_SHARE_AFTER_SUBJECT = 0.15
 VERB_MIN_COUNT = 10
+_VERB_OBJECTS = frozenset("that the a an to in on across with such their its our this these from by into".split())
+_NOT_SUBJECTS = frozenset("its this is was has as us thus".split())
 _VERB_CUES = frozenset(
     "we to can cannot may might will would should must not they it which that also often generally typically "
     "consistently significantly still further then".split()
@@ -117,20 +120,28 @@ def titleness(examples: list[Example]) -> dict[str, float]:
 
 
 def verbs(examples: list[Example]) -> frozenset[str]:
-    """Words the abstracts mostly use as verbs: after "we", "to", a modal, "it", "which" or an
-    adverb. A third-person form ('exhibits', 'comprises') needs a lower share than a base
-    form ('fail', 'navigate'), which is a noun more often ('design', 'study' stay out)."""
-    after_cue, total = Counter(), Counter()
+    """Words the abstracts mostly use as verbs. Two kinds of evidence: the word follows "we",
+    "to", a modal, "it", "which" or an adverb (a third-person form such as 'exhibits' needs
+    a lower share than a base form, which is a noun more often: 'design', 'study' stay out);
+    or it sits between a plural noun and a determiner or preposition ('models excel across',
+    'algorithms ignore such')."""
+    after_cue, after_subject, total = Counter(), Counter(), Counter()
     for example in examples:
         tokens = re.findall(r"[a-z]+", example.text.lower())
         total.update(tokens)
         after_cue.update(b for a, b in zip(tokens, tokens[1:]) if a in _VERB_CUES)
+        after_subject.update(
+            b for a, b, c in zip(tokens, tokens[1:], tokens[2:]) if third_person(a) and a not in _NOT_SUBJECTS and c in _VERB_OBJECTS
+        )
     return frozenset(
         word
         for word, count in total.items()
         if count >= VERB_MIN_COUNT
         and not word.endswith("ing")
-        and after_cue[word] >= (VERB_SHARE_THIRD_PERSON if third_person(word) else VERB_SHARE) * count
+        and (
+            after_cue[word] >= (VERB_SHARE_THIRD_PERSON if third_person(word) else VERB_SHARE) * count
+            or after_subject[word] >= VERB_SHARE_AFTER_SUBJECT * count
+        )
     )
 
 
