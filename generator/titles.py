@@ -18,7 +18,7 @@ from .features import name_features, phrase_features, sentence_features, word_co
 from .names import IntroducedName
 from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
-from .titlegate import FUNCTION_WORDS, is_adverb, title_defects, verb_at
+from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, title_defects, verb_at
 
 MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed
 MIN_TOPIC_WORDS = 4  # a shorter opening subject is a field ('Large Language Models'), shown only joined to a method
@@ -262,7 +262,8 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     """Titles from the abstract's own noun phrases, most repeated first: the two that share no
     word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
     serve abstracts whose sentences give no phrase that passes the gate."""
-    ranked = sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split())))
+    # Runs of content words can hold a verb ('... and Learn Tree-Structured Networks'): not a term.
+    ranked = sorted((p for p in candidate_phrases(text) if not any(is_verb(w) for w in p[0].split())), key=lambda p: (-p[2], -len(p[0].split())))
     # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
     found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, count in ranked if count >= 2 and len(key.split()) >= 3][:2]
     for index, (key, first, _) in enumerate(ranked[:8]):
@@ -376,7 +377,7 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
             title = compose(name, phrase)
             if not title_defects(title, name.name if name else None):
                 return name, title
-        if name:
+        if name and not title_defects(name.name, name.name):
             return name, name.name
     # Nothing passes: the best phrase all the same (the gate's counts in `evaluate` show how often).
     return None, _tidy(phrases[0].text if phrases else title_case(" ".join(text.split()[:8])))
