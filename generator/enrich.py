@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 
 from . import markup
 from .model import Acronym, Link, Paper, Record
-from .names import find_acronyms, name_candidates
+from .names import find_acronyms, introduced, name_candidates
 from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
 from .titles import derive_summary, derive_title
 from .urlpolicy import web_url
@@ -66,7 +66,10 @@ def _name_and_title(
 ) -> tuple[str | None, str]:
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
     names = name_candidates(markup.URL.sub("", text), _bold_words(parts), acronyms, banned)
-    name, title = derive_title(text, names)
+    _, title = derive_title(text, names)
+    # The paper's name (for mentions, the glossary, search) is the one it introduces, whether
+    # or not the learned choice lets its title lead with it.
+    name = introduced(names)
     return (name.name if name else None), title
 
 

@@ -135,6 +135,11 @@ def _long_form(short: str, before: str) -> str | None:
     return long
 
 
+# Rules that find a name-shaped word the abstract defines or mentions, not one it introduces
+# as its own: their phrases are candidates for the title, the name never leads it.
+NOT_INTRODUCED = frozenset({"acronym", "mentioned"})
+
+
 @dataclass(frozen=True)
 class IntroducedName:
     name: str
@@ -231,11 +236,9 @@ _SPELLED_OUT = re.compile(r"(?:[\w\-]+\s+){1,10}\(([^()\s,;]{2,24})\)")
 _CAPITALISED_NAME = re.compile(r"\s*([A-Z][a-z]{3,}[A-Za-z0-9]*)(?=\s*[,(:]|\s+(?:is|that|which)\b)")
 
 
-def introduced_name(
-    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset()
-) -> IntroducedName | None:
-    """The first name the patterns propose (the rules' own choice, without the learned model)."""
-    return next(iter(name_candidates(text, bold, acronyms, banned)), None)
+def introduced(names: list[IntroducedName]) -> IntroducedName | None:
+    """The first candidate a pattern says the abstract introduces as its own."""
+    return next((n for n in names if n.rule not in NOT_INTRODUCED), None)
 
 
 def name_candidates(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from . import learned, lexicon, markup
 from .features import name_features, phrase_features, sentence_features, word_counts
-from .names import IntroducedName
+from .names import IntroducedName, introduced
 from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
 from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, title_defects, verb_at
@@ -340,10 +340,10 @@ def choose_name(names: Sequence[IntroducedName], text: str) -> IntroducedName | 
     model finds it likely enough to be in a real title. (Letting the model pick any
     candidate measured no better and swapped coined names for concept acronyms:
     'ZSAD: Zero-Shot Anomaly Detection' for AnomalyCLIP.)"""
-    if not names:
+    first = introduced(names)
+    if first is None:
         return None
     model = learned.choices()
-    first = names[0]
     features = name_features(first, 0, text, sentences(text), " ".join(markup.URL.findall(text)))
     return first if model.name.probability(features) >= model.name_threshold else None
 
@@ -368,7 +368,7 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
     lead = choose_name(names, text)
     phrases = rank_phrases(descriptor_candidates(text, names), text)
     # When no phrase passes the gate on its own, the abstract's first name carries the title.
-    for name in dict.fromkeys([lead, names[0] if names else None]):
+    for name in dict.fromkeys([lead, introduced(names)]):
         # Without a lead, a phrase ending on a name reads as a name tacked on ('... Framework Dynamic-LLaVA').
         unled = {n.name for n in names} if not name else set()
         for phrase in phrases:
@@ -379,7 +379,12 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
                 return name, title
         if name and not title_defects(name.name, name.name):
             return name, name.name
-    # Nothing passes: the best phrase all the same (the gate's counts in `evaluate` show how often).
+    # Last resort: any noun phrase of the abstract that passes, most repeated first; else the best
+    # phrase all the same (`evaluate` counts the defects that remain).
+    for key, spelling, _ in sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split()))):
+        title = _tidy(title_case(sentence_case(spelling)))
+        if len(key.split()) >= 3 and not title_defects(title):
+            return None, title
     return None, _tidy(phrases[0].text if phrases else title_case(" ".join(text.split()[:8])))
 
 

@@ -50,7 +50,7 @@ from generator.enrich import _bold_words  # noqa: E402
 from generator.errors import Report  # noqa: E402
 from generator.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1  # noqa: E402
 from generator.features import content_words, name_features, phrase_features, sentence_features, word_counts  # noqa: E402
-from generator.names import find_acronyms, name_candidates  # noqa: E402
+from generator.names import NOT_INTRODUCED, find_acronyms, name_candidates  # noqa: E402
 from generator.sources import read_file  # noqa: E402
 from generator.textutil import sentences  # noqa: E402
 from generator.titles import descriptor_candidates  # noqa: E402
@@ -173,8 +173,10 @@ def choose_threshold(model: learned.Linear, examples: list[Example]) -> float:
         rows = name_rows(example)
         real = real_title_name(example.title)
         colon = bool(real and real.colon)
-        if rows:  # the title can lead only with the first candidate (`titles.choose_name`)
-            features, hit = rows[0]
+        # The title can lead only with the first name the abstract introduces (`titles.choose_name`).
+        first = next((row for row, name in zip(rows, example.names) if name.rule not in NOT_INTRODUCED), None)
+        if first:
+            features, hit = first
             papers.append((model.probability(features), hit and colon))
 
     def recall(threshold: float) -> int:

@@ -15,6 +15,7 @@ from generator.names import find_acronyms, looks_like_name
 from generator.sources import read_inputs
 from generator.tagging import area_names, normalise_keyword
 from generator.textutil import gerund, sentences, title_case
+from generator.titlegate import title_defects
 
 
 @cache
@@ -27,22 +28,23 @@ def seed(name_fragment: str):
 
 
 @pytest.mark.parametrize(
-    "fragment, title",
+    "fragment, name",
     [
-        ("Proactive Privacy Amnesia", "PPA: Proactive Privacy Amnesia for Safeguarding PII in LLMs"),
-        ("named PatchSAE", "PatchSAE: Sparse Autoencoder for the CLIP Vision Transformer"),
-        ("We present AndroidWorld", "AndroidWorld: A Functional Android Environment"),
-        ("We present MM1.5", "MM1.5: A Family of Multimodal Large Language Models"),
-        ("REcipe MErging DYnamics", "REMEDY: Recipe Merging Dynamics for Model Merging in LVLMs"),
-        ("energy-weighted flow matching (EFM)", "EFM: Energy-Weighted Flow Matching"),
-        ("framework Dynamic-LLaVA", "Dynamic-LLaVA: Dynamic Vision-Language Context Sparsification Framework"),
-        ("our model, MM-Embed", "MM-Embed: Techniques for Advancing Information Retrieval with Multimodal Large Language Models"),
-        ("paradigm named Sparse RAG", "Sparse RAG: Cutting Computation Costs Through Sparsity"),
-        ("attentive self-distillation", "Efficient Adaptation Framework for Continual Panoptic Segmentation"),
+        ("Proactive Privacy Amnesia", "PPA"),
+        ("named PatchSAE", "PatchSAE"),
+        ("We present AndroidWorld", "AndroidWorld"),
+        ("We present MM1.5", "MM1.5"),
+        ("REcipe MErging DYnamics", "REMEDY"),
+        ("energy-weighted flow matching (EFM)", "EFM"),
+        ("framework Dynamic-LLaVA", "Dynamic-LLaVA"),
+        ("our model, MM-Embed", "MM-Embed"),
+        ("paradigm named Sparse RAG", "Sparse RAG"),
     ],
 )
-def test_seed_titles_lead_with_the_introduced_name(fragment, title):
-    assert seed(fragment).title == title
+def test_seed_titles_lead_with_the_introduced_name(fragment, name):
+    # The whole titles are golden cases (tests/golden/titles.yml); here: the name leads.
+    paper = seed(fragment)
+    assert paper.name == name and paper.title.startswith(f"{name}: "), paper.title
 
 
 def test_every_seed_title_is_a_title_not_the_opening_words():
@@ -185,7 +187,7 @@ def test_names_introduced_in_the_many_ways_abstracts_do(abstract, name):
          "leading to fewer modifications. We introduce a method to detect AI-generated content by prompting LLMs to rewrite text.", None),
         ("Recently, a series of papers proposed deep learning-based approaches to sample from target distributions. "
          "Building on previous work, we improve them.", None),
-        ("We focus on deep linear network models trained with gradient descent. Critical periods emerge in them.", "Focusing on Deep Linear Network Models Trained with Gradient Descent"),
+        ("We focus on deep linear network models trained with gradient descent. Critical periods emerge in them.", None),
         ("We introduce a novel and efficient approach for text-based video-to-video editing that needs no finetuning.",
          "Efficient Approach for Text-Based Video-To-Video Editing"),
     ],
@@ -194,5 +196,6 @@ def test_titles_without_a_name_are_phrases_not_opening_words(abstract, title):
     derived = enrich(Record(abstract=abstract, origin=Origin("t.txt", 1, 1), collection="C")).title
     assert derived.split()[0] not in {"We", "Recently", "There", "And", "It"}, derived
     assert len(derived.split()) >= 2, derived
+    assert "Focuing" not in derived and title_defects(derived) == [], derived
     if title:
         assert derived == title

@@ -182,7 +182,7 @@ def test_random_neighbours_are_other_papers_and_repeatable():
 def test_evaluates_the_start_of_a_real_corpus():
     result = evaluate_corpus(corpus("corl2025.jsonl"), limit=60)
     assert result.papers == 60
-    assert set(result.sections) == {"titles", "keywords", "tags", "summary", "related", "time"}
+    assert set(result.sections) == {"titles", "title defects", "keywords", "tags", "summary", "related", "time"}
     shares = [m.value for metrics in result.sections.values() for m in metrics if m.kind == "share"]
     assert shares and all(value is not None and 0.0 <= value <= 1.0 for value in shares)
     tags = {m.key for m in result.sections["tags"]}
