@@ -12,7 +12,7 @@ from . import markup
 from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced, name_candidates
 from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
-from .titles import derive_summary, derive_title
+from .titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from .urlpolicy import web_url
 
 MAX_SLUG_CHARS = 60
@@ -65,7 +65,7 @@ def _name_and_title(
     parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str]
 ) -> tuple[str | None, str]:
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
-    names = name_candidates(markup.URL.sub("", text), _bold_words(parts), acronyms, banned)
+    names = name_candidates(markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED)
     _, title = derive_title(text, names)
     # The paper's name (for mentions, the glossary, search) is the one it introduces, whether
     # or not the learned choice lets its title lead with it.

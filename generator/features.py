@@ -21,7 +21,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
 
 def content_words(text: str) -> list[str]:
     """Lower-case words without stop words: what titleness and overlap are measured on."""
-    return [w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
+    return [w for w in _TOKEN.findall(text.lower()) if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
 
 
 def word_counts(text: str) -> Counter[str]:
@@ -118,15 +118,35 @@ def phrase_features(
 
 # --- Summary sentences -----------------------------------------------------------------------
 
-_CUES = {
+# Cue words of a sentence's role. Contribution and study need "we" and a verb in order (a
+# pattern); the others are words or word beginnings, checked on the sentence's words at once.
+_CUE_PATTERNS = {
     "cue_contribution": re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I),
     "cue_study": re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I),
-    "cue_we": re.compile(r"\b(?:we|our)\b", re.I),
-    "cue_background": re.compile(r"\b(?:recent(?:ly)?|however|has been|have been|have shown|remains?|challenging|existing|traditional|typically|widely|often|despite|while)\b", re.I),
-    "cue_result": re.compile(r"\b(?:experiments?|outperform\w*|state-of-the-art|results|achiev\w*|improv\w*|benchmarks?|empirical\w*|surpass\w*)\b", re.I),
-    "cue_code": re.compile(r"\b(?:code|available|github|https?)\b", re.I),
-    "cue_problem": re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I),
 }
+_CUE_WORDS = {
+    "cue_we": ("we", "our"),
+    "cue_background": ("recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"),
+    "cue_code": ("code", "available", "github", "http", "https"),
+}
+_CUE_PREFIXES = {"cue_result": ("experiment", "outperform", "state-of-the-art", "results", "achiev", "improv", "benchmark", "empirical", "surpass")}
+_BACKGROUND_PHRASES = ("has been", "have been", "have shown")
+_PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
+
+
+def _cues(sentence: str, tokens: list[str]) -> dict[str, float]:
+    lowered = sentence.lower()
+    words = set(tokens)
+    # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
+    may_state = not words.isdisjoint(("we", "this", "our"))
+    cues = {cue: float(may_state and bool(pattern.search(sentence))) for cue, pattern in _CUE_PATTERNS.items()}
+    for cue, cue_words in _CUE_WORDS.items():
+        cues[cue] = float(not words.isdisjoint(cue_words))
+    cues["cue_background"] = max(cues["cue_background"], float(any(p in lowered for p in _BACKGROUND_PHRASES)))
+    for cue, prefixes in _CUE_PREFIXES.items():
+        cues[cue] = float(any(w.startswith(prefixes) for w in words))
+    cues["cue_problem"] = float(bool(_PROBLEM_START.search(sentence)))
+    return cues
 
 
 def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) -> list[dict[str, float]]:
@@ -134,12 +154,14 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     TL;DRs). The rules' own order (sentences that propose, then that study something, then
     the rest, in reading order) is a feature too: the model learns how far to trust it."""
     count = len(sentences)
-    cues = [{cue: float(bool(pattern.search(s))) for cue, pattern in _CUES.items()} for s in sentences]
+    tokens = [_TOKEN.findall(s.lower()) for s in sentences]
+    cues = [_cues(s, t) for s, t in zip(sentences, tokens)]
     rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
     rules_rank = {index: rank for rank, index in enumerate(rules_order)}
     rows = []
     for index, sentence in enumerate(sentences):
-        mean_title, _ = titleness_stats(content_words(sentence), titleness)
+        content = [w for w in tokens[index] if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
+        mean_title, _ = titleness_stats(content, titleness)
         rows.append(
             {
                 _bucket("position", index, 5): 1.0,

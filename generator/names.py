@@ -175,6 +175,7 @@ _MODEL_FAMILY = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)
 def _generic_expansion(long: str | None) -> bool:
     """The expansion names a known concept: a common technique, or a vocabulary term
     ('Membership Inference Attack', 'Conditional Average Treatment Effect')."""
@@ -183,7 +184,7 @@ def _generic_expansion(long: str | None) -> bool:
     from .tagging import vocabulary  # late: tagging's data loads once, on first use
 
     folded = " ".join(singular(w) for w in re.sub(r"[-_/]", " ", long.lower()).split()).strip()
-    if folded in {" ".join(e.split()) for e in GENERIC_EXPANSIONS}:
+    if folded in GENERIC_EXPANSIONS:  # the lexicon keeps them folded: one space, singular
         return True
     words = tuple(folded.split())
     spellings = vocabulary().folded
@@ -242,12 +243,15 @@ def introduced(names: list[IntroducedName]) -> IntroducedName | None:
 
 
 def name_candidates(
-    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset()
+    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset(), limit: int | None = None
 ) -> list[IntroducedName]:
     """Every name this abstract may introduce as its contribution, most explicit pattern first,
-    each name once. `banned` names are known (from the corpus) to be shared by many papers."""
+    each name once (the first `limit` only: the title needs no more, training wants all).
+    `banned` names are known (from the corpus) to be shared by many papers."""
     found: dict[str, IntroducedName] = {}
     for candidate in _proposed_names(text, bold, acronyms, banned):
+        if limit is not None and (len(found) >= limit or candidate.rule == "mentioned"):
+            break  # mentioned names come last and never lead or describe a title
         found.setdefault(candidate.name, candidate)
     return list(found.values())
 

@@ -180,6 +180,7 @@ def area_names() -> list[str]:
 _PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
 
 
+@lru_cache(maxsize=256)  # enrich's title candidates and its key phrases read the same abstract's
 def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
     counted under their normalised key (key, first spelling, occurrences), in text order."""

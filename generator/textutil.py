@@ -81,7 +81,8 @@ def normalise_term(term: str) -> str:
 
 def is_mixed_case(word: str) -> bool:
     """True for words whose casing must be kept: LLMs, CLIP, MM1.5, PatchSAE, iPhone."""
-    return any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
+    rest = word[1:]
+    return rest != rest.lower() or any(map(str.isdigit, word))  # str methods: on every title word
 
 
 def title_case(phrase: str, first: bool = True) -> str:

@@ -8,6 +8,7 @@ something a reader would call broken, not a matter of taste.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from . import learned, lexicon
 from .textutil import SMALL_WORDS
@@ -77,7 +78,11 @@ def verb_at(words: list[str], index: int) -> bool:
 
 def is_verb(word: str) -> bool:
     """In the learned verb list, itself or as the third person of one ('suggests')."""
-    verbs = learned.choices().verbs
+    return _is_verb(word, learned.choices().verbs)
+
+
+@lru_cache(maxsize=65536)  # keyed by the list too: training swaps the parameters in and out
+def _is_verb(word: str, verbs: frozenset[str]) -> bool:
     return word in verbs or (third_person(word) and (word[:-1] in verbs or (word.endswith("es") and word[:-2] in verbs)))
 
 

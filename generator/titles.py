@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 from dataclasses import dataclass
 
 from . import learned, lexicon, markup
@@ -195,6 +196,10 @@ def contribution_phrases(text: str) -> list[Phrase]:
     all_sentences = sentences(text)
     found = []
     for index, sentence in enumerate(all_sentences):
+        if not _MAY_STATE.search(sentence):
+            if index < 3:
+                _add_subject(found, sentence, index)
+            continue
         match = _PROPOSAL.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
@@ -202,8 +207,9 @@ def contribution_phrases(text: str) -> list[Phrase]:
             if len(descriptor.split()) < 2 and appositive:  # "we present Emu, a multimodal foundation model"
                 descriptor = _descriptor(appositive.group(1))
             if len(descriptor.split()) >= 2:
-                found.append(Phrase(title_case(sentence_case(_extend(descriptor, match.group(1), text))), "proposal", index))
-                if descriptor != _extend(descriptor, match.group(1), text):
+                extended = _extend(descriptor, match.group(1), text)
+                found.append(Phrase(title_case(sentence_case(extended)), "proposal", index))
+                if descriptor != extended:
                     found.append(Phrase(title_case(sentence_case(descriptor)), "proposal-bare", index))
         match = _RESEARCH.search(sentence)
         if match and not _ANAPHORA.match(match.group(2)):
@@ -225,19 +231,28 @@ def contribution_phrases(text: str) -> list[Phrase]:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 found.append(Phrase(title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}"), "we-verb", index))
-        # The subject of an opening sentence, up to its verb ("Long-Context Understanding"),
-        # when it is a phrase and not a pronoun ("We find", "There", "Recently").
         if index < 3:
-            subject = _subject(sentence)
-            if len(subject.split()) >= 2:
-                found.append(Phrase(title_case(sentence_case(subject)), "subject", index))
+            _add_subject(found, sentence, index)
     return found
+
+
+# Every pattern above needs one of these words: other sentences are skipped (most of an abstract).
+_MAY_STATE = re.compile(rf"(?i)\b(?:we|this|our|and)\b|,\s*{_PROPOSE_VERBS}\b")
+
+
+def _add_subject(found: list[Phrase], sentence: str, index: int) -> None:
+    """The subject of an opening sentence, up to its verb ("Long-Context Understanding"), when
+    it is a phrase and not a pronoun ("We find", "There", "Recently")."""
+    subject = _subject(sentence)
+    if len(subject.split()) >= 2:
+        found.append(Phrase(title_case(sentence_case(subject)), "subject", index))
 
 
 def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Phrase]:
     """Every descriptive phrase the rules propose, each text once (first proposal kept)."""
     all_sentences = sentences(text)
-    proposed = [p for name in names[:MAX_NAMES_DESCRIBED] for p in name_phrases(name, all_sentences)] + contribution_phrases(text)
+    described = [n for n in names if n.rule != "mentioned"][:MAX_NAMES_DESCRIBED]
+    proposed = [p for name in described for p in name_phrases(name, all_sentences)] + contribution_phrases(text)
     # "Method for Topic", the commonest title shape: what is proposed, for the subject the
     # abstract opens with ('Sparse Autoencoder for Vision-Language Models').
     topic = next((p for p in proposed if p.rule == "subject"), None)
@@ -248,13 +263,13 @@ def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Ph
             if p.rule in _METHOD_RULES and " for " not in f" {p.text.lower()} " and topic.text.lower() not in p.text.lower()
         ]
     proposed += _keyphrase_pair(text)
-    found: dict[str, Phrase] = {}
+    found: dict[str, Phrase] = {}  # by lower-case text: each phrase once, first proposal kept
     for phrase in proposed:
         if phrase.rule == "subject" and len(phrase.text.split()) < MIN_TOPIC_WORDS:
             continue  # 'Large Language Models' alone names a field, not a paper (it joins others above)
-        text_ = _tidy(phrase.text)
-        if text_ and text_.lower() not in {k.lower() for k in found}:
-            found[text_] = Phrase(text_, phrase.rule, phrase.sentence)
+        tidy = _tidy(phrase.text)
+        if tidy and tidy.lower() not in found:
+            found[tidy.lower()] = Phrase(tidy, phrase.rule, phrase.sentence)
     return list(found.values())
 
 
@@ -263,14 +278,19 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
     serve abstracts whose sentences give no phrase that passes the gate."""
     # Runs of content words can hold a verb ('... and Learn Tree-Structured Networks'): not a term.
-    ranked = sorted((p for p in candidate_phrases(text) if not any(is_verb(w) for w in p[0].split())), key=lambda p: (-p[2], -len(p[0].split())))
+    ranked = list(islice((p for p in _by_frequency(text) if not any(map(is_verb, p[0].split()))), 8))
     # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
     found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, count in ranked if count >= 2 and len(key.split()) >= 3][:2]
-    for index, (key, first, _) in enumerate(ranked[:8]):
-        for other_key, second, _ in ranked[index + 1 : 8]:
+    for index, (key, first, _) in enumerate(ranked):
+        for other_key, second, _ in ranked[index + 1 :]:
             if not set(key.split()) & set(other_key.split()):
                 return found + [Phrase(title_case(sentence_case(f"{first} and {second}")), "keyphrases", 0)]
     return found
+
+
+def _by_frequency(text: str) -> list[tuple[str, str, int]]:
+    """The abstract's noun phrases, most repeated (then longest) first."""
+    return sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split())))
 
 
 _METHOD_RULES = frozenset({"proposal", "proposal-bare", "expansion", "appositive", "before-name"})
@@ -323,13 +343,26 @@ def _extend(descriptor: str, full: str, text: str) -> str:
     return f"{descriptor} {purpose}" if purpose else descriptor
 
 
+_ACRONYM_IN_PARENTHESES = re.compile(r"\s+\([A-Z][A-Za-z0-9-]{1,8}\)")
+_TOPIC_WORD = re.compile(r"[A-Za-z][\w-]+")
+
+
 def _defined_topic(full: str, text: str) -> str | None:
     """The topic the abstract defined just before the contribution: the latest 'long form (ACRONYM)'."""
     before = text[: text.find(full)] if full in text else text
-    topics = re.findall(r"((?:[A-Za-z][\w-]+\s+){1,4}[A-Za-z][\w-]+)\s+\([A-Z][A-Za-z0-9-]{1,8}\)", before)
-    if not topics:
+    # The last '(ACRONYM)' with two to five words before it (found from the parenthesis: a
+    # pattern of words first backtracks through the whole text).
+    topic = None
+    for short in _ACRONYM_IN_PARENTHESES.finditer(before):
+        preceding = []
+        for word in reversed(before[max(0, short.start() - 120) : short.start()].split()[-5:]):
+            if not _TOPIC_WORD.fullmatch(word):
+                break
+            preceding.insert(0, word)
+        topic = " ".join(preceding) if len(preceding) >= 2 else topic
+    if not topic:
         return None
-    words = topics[-1].split(" of ")[-1].split()
+    words = topic.split(" of ")[-1].split()
     while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ") or words[0].endswith("ing")):
         words = words[1:]
     return " ".join(words) if len(words) >= 2 else None
@@ -381,7 +414,7 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
             return name, name.name
     # Last resort: any noun phrase of the abstract that passes, most repeated first; else the best
     # phrase all the same (`evaluate` counts the defects that remain).
-    for key, spelling, _ in sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split()))):
+    for key, spelling, _ in _by_frequency(text):
         title = _tidy(title_case(sentence_case(spelling)))
         if len(key.split()) >= 3 and not title_defects(title):
             return None, title
