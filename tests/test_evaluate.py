@@ -217,11 +217,12 @@ def test_command_reports_a_missing_corpus_cleanly(tmp_path):
 
 
 # Floors a little under what the generator reached (see the closing notes of the titles,
-# tags and related-papers issues), so that quality cannot silently regress. Two small
+# tags and related-papers issues), so that quality cannot silently regress. The learned
+# parameters were trained on these corpora too (leave-one-venue-out figures: `make train`). Two small
 # corpora keep this to a few seconds.
 FLOORS = {
     "corl2025.jsonl": {
-        ("titles", "rouge1_f1"): 0.31,
+        ("titles", "rouge1_f1"): 0.38,
         ("titles", "name_recall_any"): 0.65,
         ("keywords", "recall_exact"): 0.56,
         ("keywords", "recall_lenient"): 0.69,
@@ -230,7 +231,8 @@ FLOORS = {
         ("related", "keyword_lift"): 3.6,
     },
     "iclr2018.jsonl": {
-        ("titles", "rouge1_f1"): 0.25,
+        ("titles", "rouge1_f1"): 0.32,
+        ("summary", "tldr_rouge1_f1"): 0.28,
         ("keywords", "recall_exact"): 0.52,
         ("keywords", "recall_lenient"): 0.65,
         ("tags", "min_tags"): 3,
@@ -238,7 +240,12 @@ FLOORS = {
         ("related", "keyword_lift"): 5.3,
     },
 }
-CEILINGS = {("related", "max_recommended"): 10, ("related", "never_recommended"): 0.01, ("tags", "largest_tag_share"): 0.25}
+CEILINGS = {
+    ("related", "max_recommended"): 10,
+    ("related", "never_recommended"): 0.01,
+    ("tags", "largest_tag_share"): 0.25,
+    ("title defects", "defect_rate"): 0.01,
+}
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
