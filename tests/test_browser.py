@@ -321,10 +321,14 @@ def search(page, query: str):
     ("PatchSAE", "papers/patchsae-"),
     ("PPA", "papers/ppa-proactive-privacy-amnesia"),
     ("Proactive Privacy Amnesia", "papers/ppa-proactive-privacy-amnesia"),
-    # Words of an abstract, not of its title.
-    ("dominance of local over global information", "papers/investigating-well-studied-vision-only-bias"),
+    # Words of an abstract, not of its title: the paper is the page that holds them, whatever its title.
+    ("dominance of local over global information", None),
 ])
-def test_search_finds_the_paper_first_and_opens_it(tab, query, slug):
+def test_search_finds_the_paper_first_and_opens_it(tab, published, query, slug):
+    if slug is None:
+        _, docs, _ = published
+        holder = next(p for p in sorted((docs / "papers").glob("*.md")) if query in p.read_text(encoding="utf-8"))
+        slug = f"papers/{holder.stem}/"
     page = tab.open("tags/")
     first = search(page, query).locator("a").first
     expect(first).to_have_attribute("href", re.compile(re.escape(slug)))
