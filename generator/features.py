@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from .names import GENERIC_ACRONYMS, IntroducedName
-from .textutil import ENGLISH_STOP_WORDS
+from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
 
@@ -48,7 +48,7 @@ def _expansion_words(expansion: str) -> list[str]:
 def name_features(candidate: IntroducedName, rank: int, text: str, sentences: Sequence[str], url_text: str) -> dict[str, float]:
     """Is this the name the real title leads with? Pattern, place, use and shape of the name."""
     name = candidate.name
-    positions = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+    positions = whole_word_positions(name, text)
     count = len(positions)
     first = positions[0] / max(1, len(text)) if positions else 1.0
     index = next((i for i, s in enumerate(sentences) if name in s), len(sentences))

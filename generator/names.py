@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from . import lexicon
 from .model import Acronym
-from .textutil import STOP_WORDS, sentences, singular
+from .textutil import STOP_WORDS, sentences, singular, whole_word_positions
 
 # Acronyms every ML reader knows: they name a field or a common tool, not a paper's contribution.
 GENERIC_ACRONYMS = lexicon.words("generic_acronyms")
@@ -353,7 +353,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
 
 def _used_only(token: str, text: str) -> bool:
     """Every mention follows 'on', 'with', 'than'...: a dataset or baseline, not the contribution."""
-    positions = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(token)}(?![\w-])", text)]
+    positions = whole_word_positions(token, text)
     return bool(positions) and all(_USED_BEFORE.search(text[max(0, p - 40) : p]) for p in positions)
 
 

@@ -79,6 +79,20 @@ def normalise_term(term: str) -> str:
     return " ".join(parts)
 
 
+def whole_word_positions(word: str, text: str) -> list[int]:
+    """Where `word` occurs in `text` not inside a longer word or hyphenated compound: the
+    regular expression (?<![\\w-])word(?![\\w-]) without compiling one per word (names vary)."""
+    positions, start = [], text.find(word)
+    while start >= 0 and word:
+        end = start + len(word)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            positions.append(start)
+        start = text.find(word, start + 1)
+    return positions
+
+
 def is_mixed_case(word: str) -> bool:
     """True for words whose casing must be kept: LLMs, CLIP, MM1.5, PatchSAE, iPhone."""
     rest = word[1:]

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from . import learned, lexicon
-from .textutil import SMALL_WORDS
+from .textutil import SMALL_WORDS, whole_word_positions
 
 MAX_TITLE_CHARS = 120
 
@@ -125,7 +125,7 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         defects.append("broken phrase")
     if _REFERS_BACK.search(descriptive):
         defects.append("refers back")
-    if name and len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title)) > 1:
+    if name and len(whole_word_positions(name, title)) > 1:
         defects.append("name repeated")
     if not name and len(words) < 3:
         defects.append("too short")
