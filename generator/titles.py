@@ -1,10 +1,12 @@
-"""Derive a paper title and a one-sentence summary from its abstract.
+"""Derive a paper title and a one-sentence summary from its abstract: rules propose, data decides.
 
-Titles lead with the introduced name and its expansion or purpose
-("PPA: Proactive Privacy Amnesia for Safeguarding PII in LLMs"); without a name
-they are the noun phrase of the contribution ("Robust Noisy Gradient Descent for
-Machine Unlearning") or its verb as a gerund ("Exploring LLMs for Music
-Pre-Training"). Phrases end at clause boundaries, never mid-word.
+The patterns here propose candidates: descriptive phrases (a name's expansion and purpose,
+an appositive, the noun phrase of what the abstract proposes or studies, "method for
+topic", the abstract's own repeated noun phrases) and summary sentences. Small models
+learned from real titles and TL;DRs (`generator.learned`, features in
+`generator.features`) rank them and decide whether the introduced name leads
+("PPA: Proactive Privacy Amnesia for Safeguarding PII in LLMs"); the sanity gate
+(`generator.titlegate`) rejects any candidate a reader would call broken.
 """
 
 from __future__ import annotations
