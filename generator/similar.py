@@ -3,7 +3,7 @@
 1. Vectors: TF-IDF of words (sublinear tf, smooth idf, English stop words, words in at
    least 2 papers and at most half of them), as scikit-learn's TfidfVectorizer makes them
    but built here with numpy in a few passes. Tags and keyphrases are part of each
-   document (see link._document); linking no longer imports scikit-learn. Bigrams are
+   document (see link.document); linking no longer imports scikit-learn. Bigrams are
    added to the matrix that explains links (`Neighbours.matrix`), not to the similarity:
    there they cost time and measured no better.
 2. Candidates: the CANDIDATES most similar papers of each paper, computed in row blocks
@@ -177,6 +177,12 @@ def neighbours(documents: list[str], areas: list[str], count: int) -> Neighbours
     columns = _assign(indices, _smoothed(indices, cosine), k)
     lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
     return Neighbours(lists, matrix, terms)
+
+
+def plain_top(documents: list[str], count: int) -> np.ndarray:
+    """Each paper's `count` nearest papers by plain TF-IDF cosine, no smoothing, no cap: the
+    guard the evaluation compares the chosen lists with (a method far from it must win clearly)."""
+    return _candidates(vectorize(documents)[0], min(count, len(documents) - 1))[0]
 
 
 def _assign(indices: np.ndarray, ranking: np.ndarray, k: int) -> list[list[int]]:

@@ -88,12 +88,24 @@ def test_reasons_name_topics_not_boilerplate_or_url_parts():
     junk = ("Extensive experiments show that our approach consistently achieves state-of-the-art results, and models, "
             "detection code: https://github.com/lab/code.")
     papers = link(papers_from(
-        f"We propose a method for hive monitoring with microphones. {junk}",
-        f"We study hive health from microphones in winter. {junk}",
+        f"We propose a method for hive monitoring with acoustic sensors. {junk}",
+        f"We study hive monitoring from acoustic sensors in winter. {junk}",
         "A study of protein folding with diffusion models and physical priors.",
     ), 2)
     reasons = papers[0].related[0].reasons
     assert papers[0].related[0].id == papers[1].id
-    assert "hive" in reasons and "microphones" in reasons, reasons
-    for word in ("github", "com", "lab", "code", "achieves", "state", "consistently", "models detection", "experiments", "results"):
+    assert "hive monitoring" in reasons and "acoustic sensors" in reasons, reasons
+    for word in ("github", "com", "lab", "code", "achieves", "state", "consistently", "models detection", "experiments", "results",
+                 "hive", "winter"):  # a lone word is never a reason unless it is a name
         assert word not in reasons, reasons
+
+
+def test_a_name_both_papers_use_is_a_reason_a_lone_common_word_is_not():
+    papers = link(papers_from(
+        "We render scenes with PointMamba and improve efficiency under changing environments.",
+        "Our PointMamba variant trains faster, enabling efficiency in large environments.",
+        "A study of protein folding with diffusion models and physical priors.",
+    ), 2)
+    reasons = papers[0].related[0].reasons
+    assert "PointMamba" in reasons, reasons
+    assert not {"efficiency", "environments", "enabling"} & set(reasons), reasons
