@@ -106,7 +106,7 @@ Related papers (K = --related, default 5)
                   smoothing, no cap); mean over papers. A guard: a method far from
                   plain TF-IDF must win clearly on the other measures to be kept.
     reason quality  share of all reasons on related links that are a tag or key
-                  phrase of either paper, a name (either paper's, or one that
+                  phrase of either paper, their area, a name (either paper's, or one that
                   `names.looks_like_name` accepts) or a phrase of two or more words.
     hubs          how often the most recommended paper appears in related lists
                   (and its real title); share of papers in no related list.
@@ -448,11 +448,11 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
 
 
 def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
-    """A reason a reader can use: a tag or key phrase of either paper, a name (either paper's,
-    or name-like), or a phrase of two or more words; not a lone generic word."""
+    """A reason a reader can use: a tag or key phrase of either paper, their area, a name
+    (either paper's, or name-like), or a phrase of two or more words; not a lone generic word."""
     key = normalise_term(reason)
     topics = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
-    return len(reason.split()) >= 2 or key in topics or reason in (a.name, b.name) or looks_like_name(reason)
+    return len(reason.split()) >= 2 or key in topics or reason in (a.name, b.name, a.area) or looks_like_name(reason)
 
 
 def random_neighbours(n: int, k: int, seed: int) -> list[list[int]]:
