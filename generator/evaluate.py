@@ -76,7 +76,8 @@ and iclr2024 do not)
 Tag health (on the tags after `link`, compared as exact strings)
     mean / min tags per paper; share of papers with 3-8 tags; distinct tags;
     mean papers per tag (tag assignments / distinct tags); share of tags used by
-    one paper only; the largest tag's share of papers (and its name).
+    one paper only; the largest tag's share of papers (and its name); the share
+    of papers carrying each of the five commonest tags.
 
 Summary (derived; the TL;DR is hidden)
     one sentence  share of summaries for which `textutil.sentences` finds one
@@ -100,6 +101,13 @@ Related papers (K = --related, default 5)
                   keywords, mean over (paper, related paper) pairs where both have
                   keywords; the same over (paper, random paper) pairs; lift =
                   related / random.
+    plain agreement  for each paper, the share of its related papers that are among
+                  its K nearest by plain TF-IDF cosine (`similar.plain_top`: no
+                  smoothing, no cap); mean over papers. A guard: a method far from
+                  plain TF-IDF must win clearly on the other measures to be kept.
+    reason quality  share of all reasons on related links that are a tag or key
+                  phrase of either paper, their area, a name (either paper's, or one that
+                  `names.looks_like_name` accepts) or a phrase of two or more words.
     hubs          how often the most recommended paper appears in related lists
                   (and its real title); share of papers in no related list.
 
@@ -125,15 +133,17 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from .enrich import enrich
 from .errors import InputError, Report
-from .link import link
+from .link import document, link
 from .model import Paper, Record
 from .names import looks_like_name
+from .similar import plain_top
 from .sources import read_file
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import fold, normalise_term, sentences, singular
 from .titlegate import title_defects
 
 RELATED = 5
+COMMON_TAGS = 5  # tag health lists the share of papers carrying each of the commonest tags
 SEED = 0
 MAX_SUMMARY_CHARS = 200
 _AREA_LABEL = re.compile(r"^[^:]+: [^:]+: ")  # 'Computer Vision: CV: Motion and tracking'
@@ -417,6 +427,10 @@ def tag_health(papers: Sequence[Paper]) -> list[Metric]:
         Metric("singleton_tags", "tags used by one paper only", _share([c == 1 for c in usage.values()])),
         Metric("largest_tag_share", "largest tag's share of papers", largest / n if n else None),
         Metric("largest_tag", "largest tag", largest_tag, "text"),
+        *(
+            Metric(f"common_tag_{rank}", f"papers with tag #{rank}: {tag}", count / n)
+            for rank, (tag, count) in enumerate(sorted(usage.items(), key=lambda item: (-item[1], item[0]))[:COMMON_TAGS], 1)
+        ),
     ]
 
 
@@ -431,6 +445,14 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
         f1 = _mean([rouge1_f1(p.summary, r.tldr or "") for p, r in with_tldr])
         metrics.append(Metric("tldr_rouge1_f1", f"summary vs TL;DR, ROUGE-1 F1 (n={len(with_tldr)})", f1, "mean"))
     return metrics
+
+
+def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
+    """A reason a reader can use: a tag or key phrase of either paper, their area, a name
+    (either paper's, or name-like), or a phrase of two or more words; not a lone generic word."""
+    key = normalise_term(reason)
+    topics = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
+    return len(reason.split()) >= 2 or key in topics or reason in (a.name, b.name, a.area) or looks_like_name(reason)
 
 
 def random_neighbours(n: int, k: int, seed: int) -> list[list[int]]:
@@ -483,6 +505,14 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
             Metric("keyword_jaccard_random", f"keyword Jaccard ({kind}), random", far, "mean"),
             Metric("keyword_lift", "keyword overlap lift (related / random)", near / far if near is not None and far else None, "ratio"),
         ]
+
+    plain = plain_top([document(p) for p in papers], related)
+    reasons = [(p, papers[index[r.id]], reason) for p in papers for r in p.related for reason in r.reasons]
+    metrics += [
+        Metric("plain_agreement", f"agreement with plain TF-IDF top-{related}", _mean([len(set(n) & set(plain[i].tolist())) / len(plain[i]) for i, n in enumerate(neighbours) if len(plain[i])])),
+        Metric("reason_quality", "reasons that are tags, key phrases, names or phrases", _share([usable_reason(r, a, b) for a, b, r in reasons])),
+        Metric("reasons_per_link", "reasons per related link (mean)", len(reasons) / max(1, sum(len(p.related) for p in papers)), "mean"),
+    ]
 
     recommended = Counter(j for others in neighbours for j in others)
     top, top_count = min(recommended.items(), key=lambda item: (-item[1], item[0])) if recommended else (None, 0)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from generator.enrich import enrich
-from generator.link import add_mentions, link
+from dataclasses import replace
+
+import pytest
+
+from generator.link import add_mentions, drop_dominant_tags, link
 from generator.model import Origin, Record
 
 
@@ -88,12 +92,51 @@ def test_reasons_name_topics_not_boilerplate_or_url_parts():
     junk = ("Extensive experiments show that our approach consistently achieves state-of-the-art results, and models, "
             "detection code: https://github.com/lab/code.")
     papers = link(papers_from(
-        f"We propose a method for hive monitoring with microphones. {junk}",
-        f"We study hive health from microphones in winter. {junk}",
+        f"We propose a method for hive monitoring with acoustic sensors. {junk}",
+        f"We study hive monitoring from acoustic sensors in winter. {junk}",
         "A study of protein folding with diffusion models and physical priors.",
     ), 2)
     reasons = papers[0].related[0].reasons
     assert papers[0].related[0].id == papers[1].id
-    assert "hive" in reasons and "microphones" in reasons, reasons
-    for word in ("github", "com", "lab", "code", "achieves", "state", "consistently", "models detection", "experiments", "results"):
+    assert "hive monitoring" in reasons and "acoustic sensors" in reasons, reasons
+    for word in ("github", "com", "lab", "code", "achieves", "state", "consistently", "models detection", "experiments", "results",
+                 "hive", "winter"):  # a lone word is never a reason unless it is a name
         assert word not in reasons, reasons
+
+
+def test_a_name_both_papers_use_is_a_reason_a_lone_common_word_is_not():
+    papers = link(papers_from(
+        "We render scenes with PointMamba and improve efficiency under changing environments.",
+        "Our PointMamba variant trains faster, enabling efficiency in large environments.",
+        "A study of protein folding with diffusion models and physical priors.",
+    ), 2)
+    reasons = papers[0].related[0].reasons
+    assert "PointMamba" in reasons, reasons
+    assert not {"efficiency", "environments", "enabling"} & set(reasons), reasons
+
+
+@pytest.mark.parametrize(
+    ("papers", "on", "kept_where"),
+    [
+        # 1,000+ papers: a tag on more than a tenth stays where the title names it or it is given.
+        (1000, 150, {"title", "given"}),
+        (1000, 90, {"title", "given", "mention"}),  # under a tenth: kept everywhere
+        # a smaller collection tolerates a quarter, then the same rule
+        (200, 40, {"title", "given", "mention"}),
+        (200, 60, {"title", "given"}),
+    ],
+)
+def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers, on, kept_where):
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    kinds = ["title", "given"] + ["mention"] * (on - 2)
+    made = []
+    for i in range(papers):
+        kind = kinds[i] if i < on else None
+        made.append(replace(
+            base, id=f"p{i}", title="Evaluation of Anomaly Detectors" if kind == "title" else f"Paper {i}",
+            tags=("evaluation", "graph learning") if kind else ("graph learning",),
+            given_tags=("evaluation",) if kind == "given" else (),
+        ))
+    result = drop_dominant_tags(made)
+    has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
+    assert has == kept_where
