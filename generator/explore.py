@@ -23,6 +23,7 @@ from .model import Paper
 BROAD = (250, 6, 18)
 FINE = (50, 12, 90)
 KMEANS_STEPS = 30
+SECOND_TERM_SHARE = 0.6
 GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
 
 
@@ -50,34 +51,54 @@ def _terms(paper: Paper) -> set[str]:
     return {*paper.tags, *paper.keyphrases}
 
 
-def _regions(papers: list[Paper], points: np.ndarray, k: int, words: int, document_frequency: Counter) -> list[dict]:
-    """Regions with the terms most particular to them (class TF-IDF: share in the region
-    times rarity in the collection), placed at the middle of their papers."""
-    assignment = _kmeans(points, k)
+def _ranked_terms(papers: list[Paper], members: np.ndarray, document_frequency: Counter) -> tuple[list[str], Counter]:
+    """The region's terms, most particular first (class TF-IDF: share in the region times
+    rarity in the collection), with their counts in the region."""
+    counts = Counter(term for i in members for term in _terms(papers[i]))
+    # A label must describe several of the region's papers, not one paper's phrase.
+    floor = max(2, len(members) // 10)
     n = len(papers)
-    regions = []
-    for c in range(k):
-        members = np.flatnonzero(assignment == c)
+    scored = sorted(
+        (-(count / len(members)) * math.log(n / document_frequency[term]), term)
+        for term, count in counts.items() if count >= floor
+    )
+    return [term for _, term in scored], counts
+
+
+def _overlapping(term: str, chosen: list[str]) -> bool:
+    return any(term.casefold() in other.casefold() or other.casefold() in term.casefold() for other in chosen)
+
+
+def _regions(papers: list[Paper], points: np.ndarray, k: int, words: int, document_frequency: Counter) -> list[dict]:
+    """Regions named by their most particular terms, placed at the middle of their papers;
+    larger regions first, and no two regions of a level with the same name."""
+    assignment = _kmeans(points, k)
+    groups = sorted((np.flatnonzero(assignment == c) for c in range(k)), key=lambda m: -len(m))
+    regions, taken = [], set()
+    for members in groups:
         if len(members) < 3:
             continue
-        counts = Counter(term for i in members for term in _terms(papers[i]))
-        # A label must describe several of the region's papers, not one paper's phrase.
-        floor = max(2, len(members) // 10)
-        scored = sorted(
-            ((count / len(members)) * math.log(n / document_frequency[term]), term)
-            for term, count in counts.items() if count >= floor
-        )
+        ranked, counts = _ranked_terms(papers, members, document_frequency)
         chosen: list[str] = []
-        for _, term in reversed(scored):
-            if not any(term.casefold() in other.casefold() or other.casefold() in term.casefold() for other in chosen):
-                chosen.append(term)
-            if len(chosen) == words:
+        for term in ranked:
+            if _overlapping(term, chosen):
+                continue
+            # A second term only when it is nearly as common in the region as the first (a label
+            # of two topics each held by a corner of the region describes neither), or when the
+            # first alone already names a larger region.
+            if chosen and counts[term] < counts[chosen[0]] * SECOND_TERM_SHARE and " · ".join(chosen) not in taken:
+                continue
+            chosen.append(term)
+            if len(chosen) == words and " · ".join(chosen) not in taken:
                 break
-        if not chosen:
+            if len(chosen) == words:
+                chosen.pop()
+        label = " · ".join(chosen)
+        if not chosen or label in taken:
             continue
+        taken.add(label)
         middle = np.median(points[members], axis=0)
-        regions.append({"label": " · ".join(chosen), "x": int(middle[0] * GRID), "y": int(middle[1] * GRID), "size": int(len(members))})
-    regions.sort(key=lambda r: -r["size"])  # larger regions are placed first
+        regions.append({"label": label, "x": int(middle[0] * GRID), "y": int(middle[1] * GRID), "size": int(len(members))})
     return regions
 
 
