@@ -825,6 +825,30 @@ def test_every_link_on_pages_built_from_hostile_given_fields_stays_on_http(brows
     server.shutdown()
 
 
+def test_the_map_and_browse_show_hostile_titles_as_text(browser, hostile_site):
+    site, _, _ = hostile_site
+    data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+    server, url = serve(site)
+    context = browser.new_context()
+    tab = Tab(context, url)
+    try:
+        page = tab.open("map/")
+        page.wait_for_function(DATA_PAGES_READY)
+        page.locator(".topic-map canvas").focus()  # shows the paper nearest the middle
+        assert page.locator(".topic-map__tip strong").text_content() in data["title"]
+        page.locator(".topic-map__search").fill("a")
+        page = tab.open("browse/")
+        page.wait_for_function(DATA_PAGES_READY)
+        shown = page.locator(".browse__results a").all_text_contents()
+        assert shown and set(shown) <= set(data["title"])
+        assert page.locator(".md-content x-injected, .md-content img, [onerror], [onload]").count() == 0
+        assert page.evaluate("window.__ran") is None
+        tab.assert_clean()
+    finally:
+        context.close()
+        server.shutdown()
+
+
 def test_search_shows_hostile_given_titles_as_text(browser, hostile_site):
     site, records, _ = hostile_site
     server, url = serve(site)
