@@ -109,6 +109,7 @@ def test_every_internal_link_and_anchor_resolves(seeds_site):
                 assert not href.startswith("javascript:"), (path, href)
                 continue
             address, _, fragment = href.partition("#")
+            address = address.partition("?")[0]  # a query is for the page's script (map/?paper=...)
             if address:
                 # The 404 page links from the site root (it is served at any depth).
                 target = posixpath.normpath(address.lstrip("/") if address.startswith("/") else posixpath.join(base, address))

@@ -324,8 +324,8 @@
     tip.hidden = true;
     new ResizeObserver(resize).observe(frame);
 
-    // "Where this paper sits": map/#paper=<slug> centres the map on the paper and shows it.
-    const wanted = new URLSearchParams(location.hash.slice(1)).get("paper");
+    // "Where this paper sits": map/?paper=<slug> centres the map on the paper and shows it.
+    const wanted = new URLSearchParams(location.search).get("paper");
     const index = wanted ? data.slug.indexOf(wanted) : -1;
     resize();
     if (index >= 0) {
