@@ -17,7 +17,14 @@ THEME_DIR = Path(__file__).resolve().parent / "theme"
 # KaTeX is vendored from its npm package: by `make setup` in a checkout, by setup.py into
 # wheels and sdists (no CDN at view time, no npm when installing).
 KATEX = "assets/vendor/katex"
-JAVASCRIPT = (f"{KATEX}/katex.min.js", "assets/javascripts/math.js", "assets/javascripts/search.js")
+JAVASCRIPT = (
+    f"{KATEX}/katex.min.js",
+    "assets/javascripts/math.js",
+    "assets/javascripts/search.js",
+    "assets/javascripts/lists.js",
+    "assets/javascripts/map.js",
+    "assets/javascripts/browse.js",
+)
 CSS = (f"{KATEX}/katex.min.css", "assets/stylesheets/site.css")
 
 # Generated pages use abbreviations (the glossary of a paper's acronyms), attribute lists,
@@ -38,6 +45,7 @@ NAV = (
     {"Tags": "tags/index.md"},
     {"Collections": "collections/index.md"},
     {"Map": "map.md"},
+    {"Browse": "browse.md"},
     {"Glossary": "glossary.md"},
 )
 

@@ -23,6 +23,8 @@ from .link import MAX_MENTIONED_BY, GlossaryEntry
 from .markup import escape_markdown, link_names
 from .model import Paper
 from .parallel import ordered_map
+from .explore import browse_data, map_data
+from .tagging import vocabulary
 from .topicmap import positions
 
 MARKER = "abstracts-site"  # every generated page says `generated_by: abstracts-site`
@@ -44,7 +46,10 @@ SECTIONS = {
     "collections": Section("collections", "Collections", "Collection", "One collection per input file, or as the records name it."),
     "feeds": Section("feeds", "Feeds", "Feed", "An Atom feed per collection."),
 }
-ROOT_FILES = ("index.md", "glossary.md", "map.md", "papers.json")
+ROOT_FILES = ("index.md", "glossary.md", "map.md", "browse.md", "papers.json", "map.json", "browse.json")
+RELATED_TAGS = 6
+MIN_SHARED_PAPERS = 3  # a related tag shares at least this many papers (fewer makes lift noise)
+TRENDS = 6  # tags shown rising and falling on the home page
 
 
 @dataclass(frozen=True)
@@ -90,15 +95,14 @@ def area_chart(areas: list[Group]) -> str:
     return " ".join(html.split())
 
 
-def topic_map(papers: list[Paper], areas: list[Group]) -> str:
-    """The map page's HTML: a positioned link per paper and a legend of areas."""
-    colour = {a.name: index for index, a in enumerate(areas)}
-    points = [
-        {"title": p.title, "slug": p.slug, "x": round(100 * x, 2), "y": round(100 * y, 2), "area": colour[p.area]}
-        for p, (x, y) in zip(papers, positions(papers))
-    ]
-    html = _escaping_environment().get_template("topic_map.html.j2").render(points=points, areas=areas)
-    return " ".join(html.split())
+def _html(template: str, **context) -> str:
+    """An autoescaped HTML template on one line (Markdown passes a raw HTML block through
+    only while it has no blank lines)."""
+    return " ".join(_escaping_environment().get_template(template).render(**context).split())
+
+
+def _json(data: dict) -> str:
+    return json.dumps({"generated_by": MARKER, **data}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def feed(collection: str, slug: str, papers: list[Paper], updated: str, site_url: str | None) -> str:
@@ -230,20 +234,33 @@ def render_site(
 
     files.update(_paper_pages(papers, records, remembered))
 
+    related_tags = _related_tags(tag_pages, len(papers))
+    area_share = _area_share(papers)
     sections = [
-        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*."),
-        ("areas", by_area, lambda a: "Papers whose main topic is this area."),
-        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugs['collections'][c]}.xml))."),
+        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: p.tags.index(t)),
+        ("areas", by_area, lambda a: "Papers whose main topic is this area.", lambda a: lambda p: -area_share(p, a)),
+        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugs['collections'][c]}.xml)).", None),
     ]
-    for folder, members_by_name, intro in sections:
+    rankings = {
+        "tags": "Papers that lead with this tag (it is among the first of their tags) come first.",
+        "areas": "Papers most of whose tags belong to this area come first.",
+    }
+    collection_names = sorted(by_collection)
+    for folder, members_by_name, intro, centrality in sections:
         section = SECTIONS[folder]
         for name, members in members_by_name.items():
+            order = (lambda p: (p.title.casefold(), p.id)) if centrality is None else (
+                lambda p, key=centrality(name): (key(p), p.title.casefold(), p.id))
             files[f"{folder}/{slugs[folder][name]}.md"] = _page(
                 "listing.md.j2",
                 {"title": name},
                 heading=name,
                 intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
-                papers=sorted(members, key=lambda p: (p.title.casefold(), p.id)),
+                ranking=rankings.get(folder),
+                related=[Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])] if folder == "tags" else [],
+                trend=_html("tag_shares.html.j2", rows=_tag_shares(name, collection_names, by_collection))
+                if folder == "tags" and len(collection_names) > 1 else "",
+                papers=sorted(members, key=order),
             )
         groups = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
         groups.sort(key=lambda g: (-g.count, g.name.casefold()))
@@ -254,6 +271,7 @@ def render_site(
             intro=f"{section.intro} {len(groups)} {section.title.lower()}.",
             label=section.label,
             groups=groups,
+            by_area=_tags_by_area(groups) if folder == "tags" else [],
         )
 
     for collection, members in by_collection.items():
@@ -268,7 +286,13 @@ def render_site(
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
     area_groups = [Group(n, slugs["areas"][n], len(m)) for n, m in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
-    files["map.md"] = _page("map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=topic_map(papers, area_groups))
+    area_names = [g.name for g in area_groups]
+    files["map.md"] = _page(
+        "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
+    )
+    files["map.json"] = _json(map_data(papers, positions(papers), area_names))
+    files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
+    files["browse.json"] = _json(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
     files["index.md"] = _page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},
@@ -281,6 +305,11 @@ def render_site(
         top_tags=sorted((Group(t, tag_slugs[t], len(m)) for t, m in tag_pages.items()), key=lambda g: (-g.count, g.name.casefold()))[:30],
         glossary_count=len(glossary),
         connected=connected,
+        trends=_html(
+            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, by_collection), slugs=tag_slugs,
+            first=collection_names[0], last=collection_names[-1],
+        )
+        if len(collection_names) > 1 else "",
     )
     files["papers.json"] = json.dumps(
         {
@@ -300,3 +329,75 @@ def _members(papers: list[Paper], key) -> dict[str, list[Paper]]:
     for paper in papers:
         groups[key(paper)].append(paper)
     return dict(groups)
+
+
+def _related_tags(tag_pages: dict[str, list[Paper]], n: int) -> dict[str, list[tuple[str, int]]]:
+    """Each tag's tags that co-occur most by lift (how much likelier together than by chance),
+    among those sharing at least MIN_SHARED_PAPERS papers."""
+    together: Counter[tuple[str, str]] = Counter()
+    papers_tags: dict[str, set[str]] = defaultdict(set)
+    for tag, members in tag_pages.items():
+        for paper in members:
+            papers_tags[paper.id].add(tag)
+    for tags in papers_tags.values():
+        for a in tags:
+            for b in tags:
+                if a != b:
+                    together[a, b] += 1
+    related: dict[str, list[tuple[float, str, int]]] = defaultdict(list)
+    for (a, b), shared in together.items():
+        if shared >= MIN_SHARED_PAPERS:
+            related[a].append((shared * n / (len(tag_pages[a]) * len(tag_pages[b])), b, shared))
+    return {a: [(b, shared) for _, b, shared in sorted(rows, key=lambda r: (-r[0], r[1]))[:RELATED_TAGS]] for a, rows in related.items()}
+
+
+def _area_share(papers: list[Paper]):
+    """How central an area is to a paper: the share of its tags that the vocabulary files
+    under that area (a paper whose tags all belong to the area is most about it)."""
+    vocab = vocabulary()
+    names = {area.slug: area.name for area in vocab.areas}
+    tag_area = {tag: names.get(area, area) for tag, area in vocab.tag_area.items()}
+
+    def share(paper: Paper, area: str) -> float:
+        return sum(tag_area.get(t) == area for t in paper.tags) / max(len(paper.tags), 1)
+
+    return share
+
+
+def _tags_by_area(groups: list[Group]) -> list[tuple[str, list[Group]]]:
+    """The tag index's sections: tags under the area the vocabulary files them in."""
+    vocab = vocabulary()
+    names = {area.slug: area.name for area in vocab.areas}
+    sections: dict[str, list[Group]] = defaultdict(list)
+    for group in groups:
+        area = vocab.tag_area.get(group.name)
+        sections[names.get(area, area) if area else "Other tags"].append(group)
+    order = [a.name for a in vocab.areas] + ["Other tags"]
+    return sorted(sections.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+
+
+@dataclass(frozen=True)
+class Share:
+    label: str
+    first: float  # percent of the first collection's papers
+    last: float  # percent of the last collection's
+
+
+def _tag_shares(tag: str, collections: list[str], by_collection: dict[str, list[Paper]]) -> list[tuple[str, float]]:
+    """The percentage of each collection's papers that carry the tag."""
+    return [(c, 100 * sum(tag in p.tags for p in by_collection[c]) / len(by_collection[c])) for c in collections]
+
+
+def _trends(tag_pages: dict[str, list[Paper]], collections: list[str], by_collection: dict[str, list[Paper]]) -> list[Share]:
+    """The tags whose share of papers grew and shrank most from the first collection to the last."""
+    first, last = by_collection[collections[0]], by_collection[collections[-1]]
+    first_ids, last_ids = {p.id for p in first}, {p.id for p in last}
+    rows = []
+    for tag, members in tag_pages.items():
+        a = 100 * sum(p.id in first_ids for p in members) / len(first)
+        b = 100 * sum(p.id in last_ids for p in members) / len(last)
+        rows.append(Share(tag, a, b))
+    rows.sort(key=lambda r: (r.first - r.last, r.label))
+    grew = [r for r in rows[:TRENDS] if r.last > r.first]
+    shrank = [r for r in rows[::-1][:TRENDS] if r.first > r.last]
+    return grew + shrank

@@ -1,4 +1,4 @@
-"""Screenshots of the built seeds site for the README: home, a paper (light and dark), map, search.
+"""Screenshots of the built seeds site for the README: home, a paper (light and dark), map, browse, search.
 
 Usage: python scripts/screenshots.py [SITE_DIR] [OUT_DIR]   (after `mkdocs build`)
 Serves SITE_DIR on 127.0.0.1 and drives Debian's Chromium through Playwright.
@@ -52,7 +52,13 @@ def main() -> None:
         page.goto(f"{base}/")
         page.screenshot(path=out / "home.png")
         page.goto(f"{base}/map/")
+        # data-labels: the map script wrote it once the map and its region names were drawn.
+        page.wait_for_selector(".topic-map[data-labels]")
         page.screenshot(path=out / "map.png")
+        page.goto(f"{base}/browse/")
+        page.wait_for_selector(".browse[data-ready=true]")
+        page.locator(".browse__facet--tags input[type=checkbox]").first.check()
+        page.screenshot(path=out / "browse.png")
         page.goto(f"{base}/")
         page.keyboard.press("/")
         page.keyboard.type("PatchSAE")

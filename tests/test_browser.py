@@ -40,6 +40,7 @@ PAGE_TYPES = {
     "collection": "collections/iclr-2025-papers/",
     "glossary": "glossary/",
     "map": "map/",
+    "browse": "browse/",
     "404": "no/such/paper/",
 }
 
@@ -517,6 +518,170 @@ def test_instant_navigation_keeps_links_and_math_working(tab):
     tab.assert_clean()
 
 
+# The topic map and the browse page: drawn from map.json and browse.json by the site's scripts.
+
+DATA_PAGES_READY = "!document.querySelector('.topic-map:not([data-ready=true]), .browse:not([data-ready=true])')"
+YELLOW_PIXELS = """() => { const c = document.querySelector('.topic-map canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 240 && d[i + 1] > 190 && d[i + 2] < 60) n += 1; return n; }"""
+
+
+def map_labels(page, level: str) -> list[dict]:
+    page.wait_for_function(f"document.querySelector('.topic-map').dataset.level === '{level}'")
+    return json.loads(page.get_attribute(".topic-map", "data-labels"))
+
+
+def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
+    return [(a["label"], b["label"]) for n, a in enumerate(boxes) for b in boxes[n + 1:]
+            if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+
+
+def test_the_map_names_regions_apart_and_zooming_in_names_finer_topics(tab, site):
+    data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+    page = tab.open("map/")
+    broad = map_labels(page, "broad")
+    canvas = page.locator(".topic-map canvas").bounding_box()
+    assert len(broad) >= 4 and overlaps(broad) == []
+    assert {b["label"] for b in broad} <= {r["label"] for r in data["broad"]}
+    assert all(0 <= b["left"] and b["right"] <= canvas["width"] and 0 <= b["top"] and b["bottom"] <= canvas["height"] for b in broad)
+    page.locator(".topic-map canvas").focus()
+    for _ in range(3):
+        page.keyboard.press("+")
+    fine = map_labels(page, "fine")
+    assert fine and overlaps(fine) == [] and {b["label"] for b in fine} <= {r["label"] for r in data["fine"]}
+    # The keyboard shows the paper nearest the cross, and Enter opens it.
+    title = page.locator(".topic-map__tip strong").inner_text()
+    page.keyboard.press("Enter")
+    expect(page.locator("article h1")).to_have_text(title)
+    tab.assert_clean()
+
+
+def test_map_search_highlights_matches_and_a_dot_opens_its_paper(tab, site):
+    data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+    page = tab.open("map/")
+    map_labels(page, "broad")
+    assert page.evaluate(YELLOW_PIXELS) == 0
+    expected = sum("language" in title.lower() for title in data["title"])
+    page.locator(".topic-map__search").fill("Language")
+    expect(page.locator(".topic-map__found")).to_have_text(f"{expected} papers found")
+    assert expected > 1
+    page.wait_for_function(f"({YELLOW_PIXELS})() > {20 * expected}")  # drawn in the next frame
+
+    page.locator(".topic-map canvas").scroll_into_view_if_needed()
+    box = page.locator(".topic-map canvas").bounding_box()
+    side = min(box["width"], box["height"])
+    x = box["x"] + (data["x"][0] / 10000 - 0.5) * side + box["width"] / 2
+    y = box["y"] + (data["y"][0] / 10000 - 0.5) * side + box["height"] / 2
+    page.mouse.move(x, y)
+    tip = page.locator(".topic-map__tip")
+    expect(tip).to_be_visible()
+    title = tip.locator("strong").inner_text()
+    assert title in data["title"] and data["summary"][data["title"].index(title)] in tip.inner_text()
+    page.mouse.click(x, y)
+    expect(page.locator("article h1")).to_have_text(title)
+    tab.assert_clean()
+
+
+def test_the_legend_filters_areas_and_a_paper_page_shows_where_it_sits(tab, published):
+    page = tab.open(EFM)
+    title = page.locator("article h1").inner_text()
+    page.locator(".paper-map-link").click()
+    expect(page.locator(".topic-map__tip strong")).to_have_text(title)
+    assert page.get_attribute(".topic-map", "data-level") == "fine"
+    page.locator(".topic-map__search").fill(title)
+    expect(page.locator(".topic-map__found")).to_have_text("1 paper found")
+    page.wait_for_function(f"({YELLOW_PIXELS})() > 0")
+    for box in page.locator(".topic-map__area").all():
+        box.uncheck()
+    page.wait_for_function(f"({YELLOW_PIXELS})() === 0")  # the match's area is hidden
+    tab.assert_clean()
+
+
+def test_the_map_works_by_touch_on_a_phone(browser, base, site):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab = Tab(context, base)
+    try:
+        page = tab.open("map/")
+        labels = map_labels(page, "broad")
+        assert len(labels) >= 3 and overlaps(labels) == []
+        data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+        page.locator(".topic-map canvas").scroll_into_view_if_needed()
+        box = page.locator(".topic-map canvas").bounding_box()
+        side = min(box["width"], box["height"])
+        page.touchscreen.tap(box["x"] + (data["x"][5] / 10000 - 0.5) * side + box["width"] / 2,
+                             box["y"] + (data["y"][5] / 10000 - 0.5) * side + box["height"] / 2)
+        expect(page).to_have_url(re.compile(r"/papers/[^/]+/$"))
+        tab.assert_clean()
+    finally:
+        context.close()
+
+
+def test_browse_filters_combine_count_as_the_index_says_and_answer_at_once(tab, site):
+    index = json.loads((site / "browse.json").read_text(encoding="utf-8"))
+    papers = index["papers"]
+    page = tab.open("browse/")
+    page.wait_for_function(DATA_PAGES_READY)
+    status = page.locator(".browse__status")
+    expect(status).to_have_text(f"{len(papers)} papers")
+
+    area = max(range(len(index["areas"])), key=lambda a: sum(p[2] == a for p in papers))
+    in_area = [p for p in papers if p[2] == area]
+    tag = max(range(len(index["tags"])), key=lambda t: sum(t in p[4] for p in in_area))
+    expected_tag_count = sum(tag in p[4] for p in in_area)
+    page.locator(f".browse__facet--areas input[value='{area}']").check()
+    expect(status).to_have_text(f"{len(in_area)} paper{'s' if len(in_area) != 1 else ''}")
+    # Each tag's count is what checking it would leave.
+    expect(page.locator(f".browse__facet--tags input[value='{tag}'] + .browse__count, "
+                        f".browse__facet--tags label:has(input[value='{tag}']) .browse__count")).to_have_text(f"({expected_tag_count})")
+    elapsed = page.evaluate(f"""() => {{ const box = document.querySelector(".browse__facet--tags input[value='{tag}']");
+        const start = performance.now(); box.click(); return performance.now() - start; }}""")
+    expect(status).to_have_text(f"{expected_tag_count} paper{'s' if expected_tag_count != 1 else ''}")
+    assert elapsed < 100
+    word = next(w for w in papers[0][0].lower().split() if len(w) > 4)
+    page.locator(".browse__words").fill(word)
+    expected = sum(p[2] == area and tag in p[4] and word in p[0].lower() for p in papers)
+    expect(status).to_have_text(f"{expected} paper{'s' if expected != 1 else ''}")
+    assert page.locator(".browse__results li").count() == min(expected, 50)
+    page.locator(".browse__clear").click()
+    expect(status).to_have_text(f"{len(papers)} papers")
+    first = page.locator(".browse__results a").first
+    title = first.inner_text()
+    first.click()
+    expect(page.locator("article h1")).to_have_text(title)
+    tab.assert_clean()
+
+
+def test_browse_works_under_a_sub_path(browser, site, tmp_path):
+    (tmp_path / "project").symlink_to(site)
+    server, url = serve(tmp_path)
+    context = browser.new_context()
+    try:
+        tab = Tab(context, url + "project/")
+        page = tab.open("browse/")
+        page.wait_for_function(DATA_PAGES_READY)
+        page.locator(".browse__results a").first.click()
+        expect(page).to_have_url(re.compile(r"/project/papers/[^/]+/$"))
+        tab.assert_clean()
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_a_tag_page_sorts_by_title_on_request_and_the_tag_index_filters(tab):
+    page = tab.open("tags/large-language-models/")
+    items = page.locator("article ul").last.locator("li > a:first-child")
+    ranked = items.all_inner_texts()
+    page.locator(".sort-toggle").click()
+    assert items.all_inner_texts() == sorted(ranked, key=str.casefold) != ranked
+    page.locator(".sort-toggle").click()
+    assert items.all_inner_texts() == ranked
+    page = tab.open("tags/")
+    page.locator(".table-filter__input").fill("language")
+    visible = page.locator("article tbody tr:visible td:first-child").all_inner_texts()
+    assert visible and all("language" in name.lower() for name in visible)
+    tab.assert_clean()
+
+
 # Titles and summaries come from input text: the theme must show them, never run them.
 
 HOSTILE = {
@@ -602,7 +767,7 @@ def test_hostile_abstracts_open_no_dialog_and_run_no_script(browser, tmp_path_fa
 # Given fields (title, url, keywords, authors, collection, tldr, primary_area, id) are as
 # untrusted as abstracts: conftest.hostile_records puts one hostile value in every field of a record.
 
-CLICKED_PAGES = ["", "map/", "tags/", "areas/", "collections/", "glossary/"]
+CLICKED_PAGES = ["", "map/", "browse/", "tags/", "areas/", "collections/", "glossary/"]
 
 
 def test_every_link_on_pages_built_from_hostile_given_fields_stays_on_http(browser, hostile_site):
@@ -638,15 +803,26 @@ def test_every_link_on_pages_built_from_hostile_given_fields_stays_on_http(brows
     for path in CLICKED_PAGES + [p["url"] for p in papers]:
         tab.open(path)
         tab.page.wait_for_function("[...document.querySelectorAll('.arithmatex')].every(e => e.dataset.rendered)")
+        tab.page.wait_for_function(DATA_PAGES_READY)
         # Once the page's scripts ran (KaTeX too): nothing from the input became an element or attribute.
         assert tab.page.locator("x-injected, [data-injected], [onerror], [onload], [onclick]").count() == 0, path
-        for href in tab.page.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.getAttribute('href'))"):
+        # Not the browse page's results: the script makes them from slugs, one per paper (its
+        # titles are checked as text in test_the_map_and_browse_show_hostile_titles_as_text).
+        for href in tab.page.eval_on_selector_all(".md-content a[href]:not(.browse__results a)", "links => links.map(a => a.getAttribute('href'))"):
             # Not the headings' permalinks (a '#' to the page itself): the theme's, not the input's.
-            if urlsplit(href)._replace(fragment="").geturl() not in (url + path, ""):
+            # Nor each paper's "where it sits" link (map/?paper=<slug>): made from the slug, one
+            # per paper, and each would load the whole map again; the map page is clicked through above.
+            if urlsplit(href)._replace(fragment="").geturl() not in (url + path, "") and "map/?paper=" not in href:
                 links.setdefault(href, path)
     assert any(href.startswith("https://example.org/") for href in links)  # the one http(s) url given
     for href, path in links.items():
-        page = tab.open(path, wait_until="domcontentloaded")
+        for attempt in range(3):  # the last click's navigation can end late and interrupt this one
+            try:
+                page = tab.open(path, wait_until="domcontentloaded")
+                break
+            except sync_api.Error as error:
+                if "interrupted by another navigation" not in str(error) or attempt == 2:
+                    raise
         page.locator(f".md-content a[href={json.dumps(href)}]").first.dispatch_event("click")
         page.wait_for_timeout(100)  # a click starts its navigation (or runs its script) meanwhile
         page.wait_for_load_state("domcontentloaded")
@@ -656,6 +832,30 @@ def test_every_link_on_pages_built_from_hostile_given_fields_stays_on_http(brows
     assert not tab.errors, tab.errors
     context.close()
     server.shutdown()
+
+
+def test_the_map_and_browse_show_hostile_titles_as_text(browser, hostile_site):
+    site, _, _ = hostile_site
+    data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+    server, url = serve(site)
+    context = browser.new_context()
+    tab = Tab(context, url)
+    try:
+        page = tab.open("map/")
+        page.wait_for_function(DATA_PAGES_READY)
+        page.locator(".topic-map canvas").focus()  # shows the paper nearest the middle
+        assert page.locator(".topic-map__tip strong").text_content() in data["title"]
+        page.locator(".topic-map__search").fill("a")
+        page = tab.open("browse/")
+        page.wait_for_function(DATA_PAGES_READY)
+        shown = page.locator(".browse__results a").all_text_contents()
+        assert shown and set(shown) <= set(data["title"])
+        assert page.locator(".md-content x-injected, .md-content img, [onerror], [onload]").count() == 0
+        assert page.evaluate("window.__ran") is None
+        tab.assert_clean()
+    finally:
+        context.close()
+        server.shutdown()
 
 
 def test_search_shows_hostile_given_titles_as_text(browser, hostile_site):

@@ -136,17 +136,23 @@ SECOND = {"abstract": "We study convergence of stochastic gradient descent in de
 # generator's own relative links, whose paths are slugs.
 ELEMENTS = {
     "h1", "h2", "p", "a", "strong", "em", "span", "ul", "ol", "li", "br", "kbd", "abbr", "div", "svg", "rect",
-    "table", "thead", "tbody", "tr", "th", "td",
+    "table", "thead", "tbody", "tr", "th", "td", "caption",
+    # The map, browse and list controls (their scripts fill them from map.json and browse.json).
+    "button", "label", "input", "canvas", "noscript", "output",
 }
 ATTRIBUTES = {
     "href", "class", "id", "title", "style", "role", "aria-label", "aria-hidden", "focusable",
-    "viewbox", "preserveaspectratio", "width", "height", "rx", "align",
+    "viewbox", "preserveaspectratio", "width", "height", "rx", "align", "y", "scope",
+    "type", "hidden", "placeholder", "tabindex", "value", "checked", "aria-live", "data-src", "data-papers",
 }
 OWN_LINK = re.compile(r"(\.\./)*[a-z0-9-]+(/[a-z0-9-]+)*(\.md|\.xml|/)?(#[\w-]+)?")
 OWN_VALUE = {
     "style": re.compile(r"left: [\d.]+%; top: [\d.]+%|text-align: \w+;?"),
     "class": re.compile(r"[\w -]+"),
     "id": re.compile(r"[\w-]+"),
+    "data-src": re.compile(r"\.\./(map|browse)\.json"),
+    "data-papers": re.compile(r"\.\./papers/"),
+    "value": re.compile(r"\d+"),
 }
 ATOM = {f"{{http://www.w3.org/2005/Atom}}{t}" for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")}
 

@@ -109,6 +109,7 @@ def test_every_internal_link_and_anchor_resolves(seeds_site):
                 assert not href.startswith("javascript:"), (path, href)
                 continue
             address, _, fragment = href.partition("#")
+            address = address.partition("?")[0]  # a query is for the page's script (map/?paper=...)
             if address:
                 # The 404 page links from the site root (it is served at any depth).
                 target = posixpath.normpath(address.lstrip("/") if address.startswith("/") else posixpath.join(base, address))
@@ -181,16 +182,54 @@ def test_a_whole_corpus_file_builds_into_any_folder(tmp_path):
     assert "site built in" in result.stdout
 
 
-def test_topic_map_places_every_paper_and_links_it(seeds_site):
+def test_topic_map_data_places_every_paper_and_names_its_regions(seeds_site):
     site, _ = seeds_site
-    page = Page((site / "map" / "index.html").read_text(encoding="utf-8"))
-    dots = [href for _, href in page.links if href.startswith("../papers/")]
-    assert len(dots) == 38 and len(set(dots)) == 38
-    assert all((site / "map" / href / "index.html").resolve().exists() for href in dots)
+    data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+    assert len(data["slug"]) == len(set(data["slug"])) == 38
+    assert all((site / "papers" / slug / "index.html").exists() for slug in data["slug"])
+    points = list(zip(data["x"], data["y"]))
+    assert len(set(points)) > 30 and all(0 <= x <= 10000 and 0 <= y <= 10000 for x, y in points)  # spread out
+    assert all(0 <= a < len(data["areas"]) for a in data["area"]) and len(data["title"]) == len(data["summary"]) == 38
+    # Two levels of regions, named from the papers' own tags and key phrases.
+    terms = {t for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"] for t in p["tags"] + p["keyphrases"]}
+    assert 3 <= len(data["broad"]) < len(data["fine"])
+    assert all(set(r["label"].split(" · ")) <= terms for r in data["broad"] + data["fine"])
+    # The map page itself does not grow with the papers: they are in map.json only.
     html = (site / "map" / "index.html").read_text(encoding="utf-8")
-    positions = [tuple(map(float, m)) for m in __import__("re").findall(r"left: ([\d.]+)%; top: ([\d.]+)%", html)]
-    assert len(positions) == 38 and len(set(positions)) > 30  # spread out, not stacked
-    assert all(0 <= x <= 100 and 0 <= y <= 100 for x, y in positions)
+    assert "../map.json" in html and data["title"][0] not in html
+
+
+def test_browse_index_is_compact_and_names_every_paper(seeds_site):
+    site, _ = seeds_site
+    index = json.loads((site / "browse.json").read_text(encoding="utf-8"))
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    assert (site / "browse.json").stat().st_size * 5 < (site / "papers.json").stat().st_size
+    assert sorted(f"papers/{p[1]}/" for p in index["papers"]) == sorted(p["url"] for p in papers)
+    by_slug = {p[1]: p for p in index["papers"]}
+    for paper in papers:
+        title, _, area, collection, tags = by_slug[paper["url"].split("/")[1]]
+        assert (title, index["areas"][area], index["collections"][collection]) == (paper["title"], paper["area"], paper["collection"])
+        assert {index["tags"][t] for t in tags} == set(paper["tag_urls"])
+
+
+def test_tag_pages_rank_papers_by_the_tag_and_name_related_tags(seeds_site):
+    site, docs = seeds_site
+    papers = {p["url"].split("/")[1]: p for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]}
+    page = (docs / "tags" / "large-language-models.md").read_text(encoding="utf-8")
+    assert "come first" in page and "sort-toggle" in page
+    slugs = re.findall(r"\]\(\.\./papers/([^)]+)\.md\)", page)
+    positions = [papers[s]["tags"].index("large language models") for s in slugs]
+    assert positions == sorted(positions) and positions[0] == 0
+    related = re.search(r"\*\*Related tags\*\*[^\n]*", page).group(0)
+    assert re.findall(r"\]\(([^)]+)\.md\)", related) and "large-language-models.md" not in related
+
+
+def test_the_tag_index_groups_tags_under_their_areas_with_a_filter(seeds_site):
+    _, docs = seeds_site
+    page = (docs / "tags" / "index.md").read_text(encoding="utf-8")
+    assert "table-filter" in page
+    sections = re.findall(r"^## (.+)$", page, flags=re.M)
+    assert len(sections) >= 3 and len(set(sections)) == len(sections)
 
 
 def test_each_collection_has_a_valid_atom_feed(seeds_site):
@@ -208,3 +247,21 @@ def test_each_collection_has_a_valid_atom_feed(seeds_site):
         assert (site / "feeds" / href / "index.html").resolve().exists()
     collection = Page((site / "collections/iclr-2025-papers/index.html").read_text(encoding="utf-8"))
     assert any(href.endswith("feeds/iclr-2025-papers.xml") for _, href in collection.links)
+
+
+def test_a_site_of_two_collections_shows_which_tags_grew_and_shrank(tmp_path):
+    """The seeds split into two collections: home lists rising and falling tags, each tag page
+    gives the share of each collection's papers with the tag."""
+    seeds = sorted(SEEDS.glob("*.txt"))
+    for number, path in enumerate(seeds):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        name = "Early 2025" if number < len(seeds) // 2 else "Late 2025"
+        (tmp_path / "in").mkdir(exist_ok=True)
+        (tmp_path / "in" / path.name).write_text("\n".join([f"# {name}", *lines[1:]]) + "\n", encoding="utf-8")
+    result = run_cli("build", str(tmp_path / "in"), "--site", str(tmp_path / "site"), "--docs", str(tmp_path / "docs"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    home = (tmp_path / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "## Rising and falling tags" in home and "Early 2025 → Late 2025" in home
+    assert "▲" in home and "▼" in home
+    tag_page = (tmp_path / "docs" / "tags" / "large-language-models.md").read_text(encoding="utf-8")
+    assert "Share of each collection" in tag_page and tag_page.count("%</span>") == 2

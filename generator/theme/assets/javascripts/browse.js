@@ -1,0 +1,135 @@
+// The browse page: narrow the papers by area, tags, collection and words in the title.
+// Data: browse.json (generator/explore.py), each paper as [title, slug, area, collection,
+// [tags]] by number, far smaller than papers.json. Within areas and within collections any
+// checked one will do; checked tags must all be there; every title word must appear. Each
+// choice's count is how many papers it would leave, recounted in one pass on every change.
+// Names and titles come from input: set with textContent only.
+(() => {
+  const SHOWN = 50;  // results listed at a time
+
+  document$.subscribe(({ body }) => {
+    const root = body.querySelector(".browse[data-src]");
+    if (!root || root.dataset.ready) return;
+    root.dataset.ready = "loading";
+    fetch(new URL(root.dataset.src, location.href))
+      .then((response) => {
+        if (!response.ok) throw new Error(`browse data: HTTP ${response.status}`);
+        return response.json();
+      })
+      .then((data) => start(root, data))
+      .catch((error) => {
+        root.dataset.ready = "failed";
+        console.warn(error);
+      });
+  });
+
+  const element = (tag, properties = {}, ...children) => {
+    const node = Object.assign(document.createElement(tag), properties);
+    node.append(...children);
+    return node;
+  };
+
+  function facet(name, legend, names, order) {
+    const boxes = [];
+    const fieldset = element("fieldset", { className: `browse__facet browse__facet--${name}` }, element("legend", { textContent: legend }));
+    const list = element("ul", { className: "browse__choices" });
+    for (const index of order) {
+      const box = element("input", { type: "checkbox", value: String(index) });
+      const count = element("span", { className: "browse__count" });
+      list.append(element("li", {}, element("label", {}, box, ` ${names[index]} `, count)));
+      boxes[index] = { box, count, item: list.lastChild, name: names[index].toLowerCase() };
+    }
+    fieldset.append(list);
+    return { fieldset, boxes, checked: () => boxes.filter((b) => b && b.box.checked).map((b) => Number(b.box.value)) };
+  }
+
+  function start(root, data) {
+    const papers = data.papers;
+    const totals = new Array(data.tags.length).fill(0);
+    for (const paper of papers) for (const tag of paper[4]) totals[tag] += 1;
+    const byCount = (counts) => [...counts.keys()].sort((a, b) => counts[b] - counts[a]);
+    const areaTotals = new Array(data.areas.length).fill(0);
+    const collectionTotals = new Array(data.collections.length).fill(0);
+    for (const paper of papers) {
+      areaTotals[paper[2]] += 1;
+      collectionTotals[paper[3]] += 1;
+    }
+    const words = element("input", { type: "search", className: "browse__words", placeholder: "Words in the title" });
+    const areas = facet("areas", "Area", data.areas, byCount(areaTotals));
+    const collections = facet("collections", "Collection", data.collections, byCount(collectionTotals));
+    const tags = facet("tags", "Tags (all of)", data.tags, byCount(totals));
+    const tagFilter = element("input", { type: "search", className: "browse__tag-filter", placeholder: "Find a tag" });
+    tags.fieldset.insertBefore(element("label", { className: "browse__tag-filter-label" }, "Find a tag ", tagFilter), tags.fieldset.children[1]);
+    const clear = element("button", { type: "button", className: "md-button browse__clear", textContent: "Clear all" });
+    const status = element("p", { className: "browse__status" });
+    status.setAttribute("role", "status");
+    const results = element("ol", { className: "browse__results" });
+    const more = element("button", { type: "button", className: "md-button browse__more", textContent: "Show more" });
+    const titles = papers.map((p) => p[0].toLowerCase());
+    let shown = SHOWN;
+    let matching = [];
+
+    function update() {
+      const wantedWords = words.value.toLowerCase().split(/\s+/).filter(Boolean);
+      const wantedAreas = new Set(areas.checked());
+      const wantedCollections = new Set(collections.checked());
+      const wantedTags = tags.checked();
+      const areaCounts = new Array(data.areas.length).fill(0);
+      const collectionCounts = new Array(data.collections.length).fill(0);
+      const tagCounts = new Array(data.tags.length).fill(0);
+      matching = [];
+      papers.forEach((paper, i) => {
+        const [, , area, collection, paperTags] = paper;
+        const rest = wantedWords.every((w) => titles[i].includes(w)) && wantedTags.every((t) => paperTags.includes(t));
+        if (!rest) return;
+        const areaOk = !wantedAreas.size || wantedAreas.has(area);
+        const collectionOk = !wantedCollections.size || wantedCollections.has(collection);
+        if (collectionOk) areaCounts[area] += 1;
+        if (areaOk) collectionCounts[collection] += 1;
+        if (areaOk && collectionOk) {
+          matching.push(i);
+          for (const tag of paperTags) tagCounts[tag] += 1;
+        }
+      });
+      const tagWanted = tagFilter.value.trim().toLowerCase();
+      for (const [group, counts] of [[areas, areaCounts], [collections, collectionCounts], [tags, tagCounts]]) {
+        group.boxes.forEach((entry, index) => {
+          if (!entry) return;
+          entry.count.textContent = `(${counts[index]})`;
+          const findable = group !== tags || !tagWanted || entry.name.includes(tagWanted);
+          entry.item.hidden = !entry.box.checked && (counts[index] === 0 || !findable);
+        });
+      }
+      status.textContent = `${matching.length} paper${matching.length === 1 ? "" : "s"}`;
+      root.dataset.count = String(matching.length);
+      shown = SHOWN;
+      list();
+    }
+
+    function list() {
+      results.replaceChildren(...matching.slice(0, shown).map((i) => element("li", {},
+        element("a", { href: `${root.dataset.papers}${encodeURIComponent(papers[i][1])}/`, textContent: papers[i][0] }))));
+      more.hidden = matching.length <= shown;
+    }
+
+    root.addEventListener("change", (event) => {
+      if (event.target.type === "checkbox") update();
+    });
+    words.addEventListener("input", update);
+    tagFilter.addEventListener("input", update);
+    more.addEventListener("click", () => {
+      shown += SHOWN;
+      list();
+    });
+    clear.addEventListener("click", () => {
+      for (const box of root.querySelectorAll("input[type=checkbox]")) box.checked = false;
+      words.value = tagFilter.value = "";
+      update();
+    });
+    const controls = element("div", { className: "browse__controls" },
+      element("label", { className: "browse__words-label" }, "Title words ", words), areas.fieldset, collections.fieldset, tags.fieldset, clear);
+    root.append(controls, element("div", { className: "browse__list" }, status, results, more));
+    update();
+    root.dataset.ready = "true";
+  }
+})();
