@@ -137,7 +137,8 @@ def _long_form(short: str, before: str) -> str | None:
 
 # Rules that find a name-shaped word the abstract defines or mentions, not one it introduces
 # as its own: their phrases are candidates for the title, the name never leads it.
-NOT_INTRODUCED = frozenset({"acronym", "mentioned"})
+MENTIONED = "mentioned"
+NOT_INTRODUCED = frozenset({"acronym", MENTIONED})
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,7 @@ def name_candidates(
     `banned` names are known (from the corpus) to be shared by many papers."""
     found: dict[str, IntroducedName] = {}
     for candidate in _proposed_names(text, bold, acronyms, banned):
-        if limit is not None and (len(found) >= limit or candidate.rule == "mentioned"):
+        if limit is not None and (len(found) >= limit or candidate.rule == MENTIONED):
             break  # mentioned names come last and never lead or describe a title
         found.setdefault(candidate.name, candidate)
     return list(found.values())
@@ -348,7 +349,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         if _candidate(acronym.short, expansions, banned):
             yield result(acronym.short, next((s for s in all_sentences if acronym.short in s), ""), "acronym")
     for token in counts:
-        yield result(token, next((s for s in all_sentences if token in s), ""), "mentioned")
+        yield result(token, next((s for s in all_sentences if token in s), ""), MENTIONED)
 
 
 def _used_only(token: str, text: str) -> bool:

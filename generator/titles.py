@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from . import learned, lexicon, markup
 from .features import name_features, phrase_features, sentence_features, word_counts
-from .names import IntroducedName, introduced
+from .names import MENTIONED, IntroducedName, introduced
 from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
 from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, title_defects, verb_at
@@ -253,7 +253,7 @@ def _add_subject(found: list[Phrase], sentence: str, index: int) -> None:
 def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Phrase]:
     """Every descriptive phrase the rules propose, each text once (first proposal kept)."""
     all_sentences = sentences(text)
-    described = [n for n in names if n.rule != "mentioned"][:MAX_NAMES_DESCRIBED]
+    described = [n for n in names if n.rule != MENTIONED][:MAX_NAMES_DESCRIBED]
     proposed = [p for name in described for p in name_phrases(name, all_sentences)] + contribution_phrases(text)
     # "Method for Topic", the commonest title shape: what is proposed, for the subject the
     # abstract opens with ('Sparse Autoencoder for Vision-Language Models').
@@ -321,7 +321,6 @@ def _before_verb(text: str) -> str:
         if verb_at(bare, index) or is_adverb(bare[index]):
             return " ".join(words[:index])
     return text
-
 
 
 # "we address these challenges": the object refers back, it does not name the topic.
@@ -392,10 +391,8 @@ def rank_phrases(phrases: Sequence[Phrase], text: str) -> list[Phrase]:
     return [phrases[i] for i in order]
 
 
-def compose(name: IntroducedName | None, phrase: Phrase | None) -> str:
-    if name and phrase:
-        return f"{name.name}: {phrase.text}"
-    return name.name if name else (phrase.text if phrase else "")
+def compose(name: IntroducedName | None, phrase: Phrase) -> str:
+    return f"{name.name}: {phrase.text}" if name else phrase.text
 
 
 def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[IntroducedName | None, str]:
