@@ -132,21 +132,23 @@ def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_freque
     return sorted(groups, key=lambda m: -len(m))
 
 
-def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, words: int, document_frequency: Counter) -> list[dict]:
-    """Regions named by their most particular terms, each label placed where the papers that
-    carry its first term lie thickest (so the words sit on the papers they name); larger
-    regions first, and no two regions of a level with the same name."""
+def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:
+    """Regions named by their most particular terms; larger regions first, and no two regions
+    of a level with the same name. A broad region (grouped by topic, spread over the map) is
+    labelled where the papers that carry its first term lie thickest, so the words sit on the
+    papers they name; a finer one (a patch of the map) at its middle, so that zoomed in the
+    labels are spread as the patches are (18 labels in view instead of 14 at 4,242 papers)."""
     groups = _groups(terms, features, k, document_frequency)
     regions, taken = [], set()
     for members in groups:
         if len(members) < 3:
             continue
-        label = _label(terms, members, document_frequency, words, taken)
+        label = _label(terms, members, document_frequency, 2 if broad else 1, taken)
         if label is None:
             continue
         taken.add(label)
         first = label.split(" · ")[0]
-        spot = _densest(points[[i for i in members if first in terms[i]]])
+        spot = _densest(points[[i for i in members if first in terms[i]]]) if broad else np.median(points[members], axis=0)
         regions.append({"label": label, "x": int(spot[0] * GRID), "y": int(spot[1] * GRID), "size": int(len(members))})
     return regions
 
@@ -168,9 +170,9 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
         # Broad regions are grouped by topic on the related-papers graph the map is laid out
         # from (k-means on the 2-D positions cut across topics: a third of its broad labels
         # paired two unrelated ones); finer ones by place, so that zoomed in they tile the map.
-        "broad": _regions(terms, points, topic_vectors(papers, TOPIC_DIMS), _region_count(n, *BROAD), 2, document_frequency)
+        "broad": _regions(terms, points, topic_vectors(papers, TOPIC_DIMS), _region_count(n, *BROAD), document_frequency, broad=True)
         if n >= 8 else [],
-        "fine": _regions(terms, points, points, _region_count(n, *FINE), 1, document_frequency) if n >= 8 else [],
+        "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
     }
 
 
