@@ -81,6 +81,8 @@ def name_features(candidate: IntroducedName, rank: int, text: str, sentences: Se
         "in_url": float(bool(url_text) and name.lower() in url_text.lower()),
         "in_first_sentence": float(bool(sentences) and name in sentences[0]),
         "appositive": float(any(_APPOSITIVE.match(text, p + len(name)) for p in positions)),
+        # The paper's own name is what its sentences are about ('GNNCert provably predicts ...').
+        "sentence_subject": float(sum(1 for s in sentences[1:] if s.startswith(name + " "))),
     }
     return features
 

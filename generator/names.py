@@ -248,10 +248,10 @@ def _hyphenated_name(word: str, banned: frozenset[str]) -> bool:
     )
 
 
-def _capitalised_noun(word: str, banned: frozenset[str]) -> bool:
+def _capitalised_noun(word: str, banned: frozenset[str], min_length: int = 4) -> bool:
     """'Coconut', 'Magnushammer', 'Genie': a capitalised word used as a name."""
     return (
-        len(word) >= 4
+        len(word) >= min_length
         and word[0].isupper()
         and word[1:].islower()
         and word.lower() not in STOP_WORDS
@@ -265,7 +265,7 @@ _SPELLED_OUT = re.compile(r"(?:[\w\-]+\s+){1,10}\(([^()\s,;]{2,24})\)")
 # A capitalised word ('Coconut', 'Würstchen') or compound ('Tree-Planner', 'Q-Bench',
 # 'Chain-of-Experts') right after the verb, then a comma, bracket or 'is/that/which'.
 _CAPITALISED_NAME = re.compile(
-    r"\s*[*“\"']?([A-Z][^\W\d_]{3,}\w*|[A-Z][^\W_]*(?:-(?:of|the|and|to|in|for|on|[A-Z0-9][^\W_]*))+)[*”\"']?"
+    r"\s*[*“\"']?([A-Z][^\W\d_]{2,}\w*|[A-Z][^\W_]*(?:-(?:of|the|and|to|in|for|on|[A-Z0-9][^\W_]*))+)[*”\"']?"
     r"(?=\s*[,(:]|\s+(?:is|that|which)\b)"
 )
 
@@ -354,7 +354,8 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 yield result(spelled.group(1), sentence, "contribution-spelled")
         # "we introduce Coconut (Chain of Continuous Thought)": a capitalised word right after the verb.
         capitalised = _CAPITALISED_NAME.match(after)
-        if capitalised and (_capitalised_noun(capitalised.group(1), banned) or _hyphenated_name(capitalised.group(1), banned)):
+        # Right after the verb, before a comma, bracket or 'is', even a short word is a name ('we present Emu, a ...').
+        if capitalised and (_capitalised_noun(capitalised.group(1), banned, 3) or _hyphenated_name(capitalised.group(1), banned)):
             yield result(capitalised.group(1), sentence, "contribution-capitalised")
         # "we propose PPA", "we introduce a novel benchmark, BEARCUBS," "... (REMEDY) method"
         for token_match in _NAME_TOKEN_RE.finditer(after):

@@ -205,7 +205,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
         match = _PROPOSAL.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
-            appositive = re.match(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)", match.group(1))
+            appositive = _APPOSITIVE.match(match.group(1))
             if len(descriptor.split()) < 2 and appositive:  # "we present Emu, a multimodal foundation model"
                 descriptor = _descriptor(appositive.group(1))
             if len(descriptor.split()) >= 2:
@@ -222,13 +222,13 @@ def contribution_phrases(text: str) -> list[Phrase]:
                     found.append(Phrase(title_case(f"{gerund(verb).capitalize()} {object_phrase}"), "research-gerund", index))
                 found.append(Phrase(title_case(sentence_case(object_phrase)), "research-object", index))
         # A contribution verb without "we" right before it ("..., and present X").
-        match = re.search(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", sentence, re.IGNORECASE)
+        match = _AND_PROPOSE.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
             if len(descriptor.split()) >= 2:
                 found.append(Phrase(title_case(sentence_case(descriptor)), "and-propose", index))
         # Any "we VERB X" ("we find a simple fix ...").
-        match = re.search(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)", sentence)
+        match = _WE_VERB.search(sentence)
         if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
@@ -238,6 +238,9 @@ def contribution_phrases(text: str) -> list[Phrase]:
     return found
 
 
+_AND_PROPOSE = re.compile(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
+_WE_VERB = re.compile(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)")
+_APPOSITIVE = re.compile(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)")
 # Every pattern above needs one of these words: other sentences are skipped (most of an abstract).
 _MAY_STATE = re.compile(rf"(?i)\b(?:we|this|our|and)\b|,\s*{_PROPOSE_VERBS}\b")
 

@@ -120,6 +120,7 @@ def test_the_summary_states_what_the_paper_does_not_its_background():
         ("This paper presents Kosmos-G, a model that leverages multimodal LLMs.", [], "Kosmos-G"),
         ("We introduce Würstchen, a novel architecture for text-to-image synthesis.", [], "Würstchen"),
         ("Our model, Coeditor, is a fine-tuned language model for code editing.", [], "Coeditor"),
+        ("We present Emu, a multimodal foundation model.", [], "Emu"),
         # A name only the code link carries.
         ("We study resolution in diffusion models.", ["https://scalecrafter.github.io/ScaleCrafter/"], "ScaleCrafter"),
         ("We study hierarchical graph generation.", ["https://github.com/Karami-m/HiGen_main"], "HiGen"),
