@@ -418,14 +418,19 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
             title = compose(name, phrase, lead)
             if not title_defects(title, name.name if name else None):
                 return name, title
-        if name and not title_defects(name.name, name.name):
-            return name, name.name
-    # Last resort: any noun phrase of the abstract that passes, most repeated first; else the best
-    # phrase all the same (`evaluate` counts the defects that remain).
+    # Last resort: any noun phrase of the abstract that passes, most repeated first (with the
+    # abstract's name after it); then the name alone; else the best phrase all the same
+    # (`evaluate` counts the defects that remain).
+    name = introduced(names)
     for key, spelling, _ in _by_frequency(text):
-        title = _tidy(title_case(sentence_case(spelling)))
-        if len(key.split()) >= 3 and not title_defects(title):
-            return None, title
+        phrase = Phrase(_tidy(title_case(sentence_case(spelling))), "keyphrase", 0)
+        if len(key.split()) < 3 or (name and name.name in phrase.text):
+            continue
+        title = compose(name, phrase, lead=False)
+        if not title_defects(title, name.name if name else None):
+            return name, title
+    if name and not title_defects(name.name, name.name):
+        return name, name.name
     return None, _tidy(phrases[0].text if phrases else title_case(" ".join(text.split()[:8])))
 
 
