@@ -62,13 +62,14 @@ def _bold_words(parts: list[markup.Segment]) -> list[str]:
 
 
 def _name_and_title(
-    parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str]
+    parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str], given_title: str | None = None
 ) -> tuple[str | None, str]:
+    """The name the abstract introduces, and the title: the given one, else derived."""
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
     names = name_candidates(
         markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED, urls=markup.urls(parts)
     )
-    _, title = derive_title(text, names)
+    title = given_title or derive_title(text, names)[1]
     # The paper's name (for mentions, the glossary, search) is the one it introduces, whether
     # or not the learned choice lets its title lead with it.
     name = introduced(names)
@@ -95,8 +96,7 @@ def enrich(record: Record) -> Paper:
     parts = markup.segments(record.abstract)
     text = markup.to_plain(parts)
     acronyms = find_acronyms(text)
-    name, derived_title = _name_and_title(parts, text, acronyms, frozenset())
-    title = record.title or derived_title
+    name, title = _name_and_title(parts, text, acronyms, frozenset(), record.title)
     if record.title and name and name not in record.title:
         name = None  # the real title says what the paper introduces; this name is only used
     hits = vocabulary_hits(text)
