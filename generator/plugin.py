@@ -33,8 +33,9 @@ from . import assets
 from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
 from .pipeline import Settings, generate
-from .render import MARKER, ROOT_FILES, SECTIONS, RenderedPages
+from .render import MARKER, ROOT_FILES, SECTIONS
 from .searchindex import Indexer
+from .session import Session
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
 DIRTY_WARNING = "A 'dirty' build is being performed"
@@ -70,15 +71,15 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def __init__(self) -> None:
         # Replaced in on_startup; a build started without it (generator.cli) indexes at once.
         self.indexer = Indexer()
-        self.remembered: RenderedPages | None = None
+        self.session: Session | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
         serving = command == "serve"
         # Under `mkdocs serve` the search index is built in the background: reloads don't wait ...
         self.indexer = Indexer(background=serving)
-        # ... and rendered pages are remembered, so an edit renders only what changed.
-        self.remembered = {} if serving else None
+        # ... and what each run derived is remembered, so an edit recomputes only what it changes.
+        self.session = Session() if serving else None
         if dirty:
             # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
             logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
@@ -120,7 +121,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                     source_root=Path(self.config.source_root or Path(config.config_file_path).parent),
                     site_url=config.site_url or None,
                 ),
-                self.remembered,
+                self.session,
             )
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
