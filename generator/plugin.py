@@ -34,7 +34,7 @@ from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
 from .pipeline import Settings, generate
 from .render import MARKER, ROOT_FILES, SECTIONS
-from .searchindex import Indexer
+from .searchindex import Indexer, Stream
 from .session import Session
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
@@ -71,6 +71,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def __init__(self) -> None:
         # Replaced in on_startup; a build started without it (generator.cli) indexes at once.
         self.indexer = Indexer()
+        self.streaming = True  # one-off builds index pages as MkDocs renders them (searchindex.Stream)
+        self.stream: Stream | None = None
         self.session: Session | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -78,6 +80,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         serving = command == "serve"
         # Under `mkdocs serve` the search index is built in the background: reloads don't wait ...
         self.indexer = Indexer(background=serving)
+        self.streaming = not serving  # under serve --dirty few pages are rendered: the folder is indexed
         # ... and what each run derived is remembered, so an edit recomputes only what it changes.
         self.session = Session() if serving else None
         if dirty:
@@ -128,6 +131,9 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         for line in summary.lines():
             # Info, not warning: handled input problems are reported, and must not fail `--strict`.
             log.info(f"abstracts: {line}")
+        if self.streaming:
+            self._close_stream()
+            self.stream = Stream(language=config.theme.get("language") or "en")
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Generated pages are reached through the nav's sections, never listed in it: without
@@ -166,8 +172,25 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                 page.title = page.meta["title"]
         return markdown
 
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        if self.stream is not None:
+            self.stream.add(page.file.dest_uri, output)
+        return output
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            stream.finish(Path(config.site_dir))
+            return
         self.indexer.index(Path(config.site_dir), language=config.theme.get("language") or "en")
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._close_stream()
+
+    def _close_stream(self) -> None:
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            stream.close()
 
 
 def _hand_written_pages(docs_dir: Path) -> list[str]:

@@ -7,7 +7,8 @@ Run from the repository root (the corpora live beside it, in ../shared/corpus/):
     .venv/bin/python scripts/bench.py --repeat 1 --sizes 40,2200       # quick
     .venv/bin/python scripts/bench.py --sizes 4200 --json bench.json   # also write every run as JSON
     .venv/bin/python scripts/bench.py --repo /tmp/before                # another checkout (before/after)
-    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 10 s
+    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 20 s
+    .venv/bin/python scripts/bench.py --sizes 2200 --edits 0           # without the `mkdocs serve` step
 
 Sizes (approximate paper counts; the table shows the real count):
 
@@ -31,6 +32,8 @@ One run at one size does, in order:
 
     generate   `python -m generator generate INPUTS --out DOCS` into an empty folder
     no-op      the same command again into the same DOCS (nothing changed)
+    warm       one abstract edited (a sentence appended), the same command into a copy of DOCS
+               with its caches; the input is restored afterwards
     stages     the pipeline in-process (generator.pipeline.generate with its stage functions
                wrapped) into another empty folder: seconds and peak RSS of each stage
     full       `python -m generator build INPUTS --site SITE --config mkdocs.yml`: the plugin
@@ -43,6 +46,12 @@ One run at one size does, in order:
                site_name set to the generated home page's title, as the full build sets it);
                without the plugin there is no search index either (the plugin builds Pagefind's),
                so full/bare counts indexing as the generator's overhead
+    serve      `python -m mkdocs serve --livereload --dirty` with the checkout's mkdocs.yml, its
+               plugin's inputs pointed at copies of INPUTS; after the first build and search index,
+               --edits times: a sentence with a new word is appended to one abstract of the first
+               input file, and the served paper page is fetched every 20 ms until it holds the
+               word (edit-to-served: what a reader of the open page waits); the server then
+               finishes its background search index before the next edit
 
 Columns of the main table (medians over --repeat runs; ratios are computed within each run,
 then the median is taken):
@@ -52,9 +61,12 @@ then the median is taken):
     gen MiB       peak RSS of that process
     gen in s      the generator's own timing of that run as it prints it (`... in X s`):
                   the pipeline without interpreter start-up and imports
+    warm s        wall time of the `warm` step: one abstract edited, caches on disk (a new process)
     noop s        wall time of the second, no-op `generate` into the same folder
     noop in s     the generator's own timing of the no-op run
     rewr          files the no-op run rewrote (mtime or inode changed), plus created/removed ones
+    edit s        median edit-to-served seconds under `mkdocs serve` (see `serve`; targets <= 2 s
+                  at ~2,200 papers, <= 3 s at ~4,200)
     full s        wall time of `python -m generator build` (generator + MkDocs, one process)
     full MiB      peak RSS of that process
     bare s        wall time of the bare `mkdocs build` of the same Markdown, plugin disabled
@@ -431,8 +443,11 @@ def reported_seconds(output: str) -> float | None:
 # ---- one run ----------------------------------------------------------------------------------
 
 
-def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> dict:
+def one_run(project: Project, inputs: list[Path], work: Path, related: int, serve_edits: int) -> dict:
     python = sys.executable
+    # Copies, with the same names (a file's name is its collection's): the warm and serve steps edit them.
+    (work / "inputs").mkdir(parents=True, exist_ok=True)
+    inputs = [Path(shutil.copy2(path, work / "inputs" / path.name)) for path in inputs]
     files = [str(p) for p in inputs]
     logs = work / "logs"
     docs, stage_docs, full_docs = work / "docs", work / "stage-docs", work / "full-docs"
@@ -462,6 +477,16 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
         "changed_examples": (changes["rewritten"] + changes["created"] + changes["removed"])[:5],
         "output": second.stdout.strip().splitlines()[:4],
     }
+
+    # Warm: one abstract edited, the same command into a copy of the folder (with its caches).
+    warm_docs = work / "warm-docs"
+    shutil.copytree(docs, warm_docs)
+    original = inputs[0].read_bytes()
+    edit_record(inputs[0], 0, "warm")
+    warm = run([python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related)], logs, "warm", project)
+    inputs[0].write_bytes(original)
+    shutil.rmtree(warm_docs, ignore_errors=True)
+    result["warm"] = {"seconds": warm.seconds, "peak_rss_mib": warm.peak_rss_mib, "reported_seconds": reported_seconds(warm.stdout)}
 
     probe = run(
         [python, "-c", STAGE_PROBE, json.dumps({"inputs": files, "out": str(stage_docs), "related": related})],
@@ -495,7 +520,100 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
     result["full_over_bare"] = full.seconds / bare.seconds
     shutil.rmtree(bare_site, ignore_errors=True)
     shutil.rmtree(docs, ignore_errors=True)
+    if serve_edits:
+        result["serve"] = edit_to_served(project, inputs, work / "serve", logs, serve_edits)
     return result
+
+
+# ---- edit to served ---------------------------------------------------------------------------
+
+
+def edit_record(path: Path, index: int, marker: str) -> str:
+    """Append a sentence with `marker` to the abstract of record `index` (JSON Lines); its id."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[index])
+    record["abstract"] = f"{record['abstract'].rstrip()} We also report {marker} results."
+    lines[index] = json.dumps(record, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(record.get("id"))
+
+
+def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path]) -> str:
+    """The checkout's mkdocs.yml with its plugin's inputs replaced and paths made absolute."""
+    text = bare_config(project, docs, site, None)  # docs_dir, site_dir, absolute custom_dir; no plugins
+    plugins = re.search(r"^plugins:\n(?:[ \t#-].*\n|\n)*", project.config.read_text(encoding="utf-8") + "\n", re.M)
+    block = plugins.group(0) if plugins else "plugins:\n  - abstracts:\n      inputs: []\n"
+    block = re.sub(r"^(\s+inputs:).*$", lambda m: f"{m.group(1)} {json.dumps([str(p) for p in inputs])}", block, flags=re.M)
+    theme = project.root / PACKAGE_THEME
+    if theme.is_dir():  # the plugin adds the theme and its assets itself
+        text = re.sub(r"^  custom_dir: .*\n", "", text, count=1, flags=re.M)
+        text = re.sub(r"^extra_(javascript|css):\n(  - .*\n)*", "", text, flags=re.M)
+    return text + block
+
+
+def fetch(url: str) -> str:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path, edits: int) -> dict:
+    """`mkdocs serve --livereload --dirty` on a site of `inputs`; `edits` times, one abstract is
+    edited in its input file and the served paper page is polled (every 20 ms) until it holds
+    the edit. Between edits the server is left to finish (the search index is rebuilt in the
+    background after each build) so that each edit starts from a quiet server."""
+    import socket
+
+    docs, site = work / "docs", work / "site"
+    docs.mkdir(parents=True, exist_ok=True)
+    stage_hand_written(project.docs, docs)
+    config = work / "mkdocs-serve.yml"
+    config.write_text(serve_config(project, docs, site, inputs), encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}/"
+    log = logs / "serve.err"
+    logs.mkdir(parents=True, exist_ok=True)
+    indexed = lambda: log.read_text(errors="replace").count("search index of")
+    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty", "-f", str(config), "-a", f"127.0.0.1:{port}"]
+    with log.open("w") as err:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=project.env(), cwd=project.root)
+    try:
+        started = time.perf_counter()
+        while indexed() < 1:  # the first build and its search index
+            if server.poll() is not None or time.perf_counter() - started > 1800:
+                raise StepFailed(f"serve: no site at {base}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-15:]))
+            time.sleep(0.2)
+        target = inputs[0]
+        record_id = json.loads(target.read_text(encoding="utf-8").splitlines()[7]).get("id")
+        papers = json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]
+        url = base + next(p["url"] for p in papers if p["source"]["id"] == record_id)
+        seconds = []
+        for number in range(edits):
+            marker = f"benchedit{number}q{os.getpid()}"
+            done = indexed()
+            began = time.perf_counter()
+            edit_record(target, 7, marker)
+            while marker not in fetch(url):
+                if server.poll() is not None or time.perf_counter() - began > 300:
+                    raise StepFailed(f"serve: edit {number} never served at {url}")
+                time.sleep(0.02)
+            seconds.append(time.perf_counter() - began)
+            while indexed() <= done and time.perf_counter() - began < 300:
+                time.sleep(0.1)
+        return {"seconds": seconds, "median_seconds": statistics.median(seconds), "url": url}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 # ---- summarising ------------------------------------------------------------------------------
@@ -518,9 +636,11 @@ COLUMNS = [
     ("gen s", ("generate", "seconds"), "{:.2f}", 1),
     ("gen MiB", ("generate", "peak_rss_mib"), "{:.0f}", 1),
     ("gen in s", ("generate", "reported_seconds"), "{:.2f}", 1),
+    ("warm s", ("warm", "seconds"), "{:.2f}", 1),
     ("noop s", ("noop", "seconds"), "{:.2f}", 1),
     ("noop in s", ("noop", "reported_seconds"), "{:.2f}", 1),
     ("rewr", ("noop", "changed"), "{:.0f}", 1),
+    ("edit s", ("serve", "median_seconds"), "{:.2f}", 1),
     ("full s", ("full", "seconds"), "{:.1f}", 1),
     ("full MiB", ("full", "peak_rss_mib"), "{:.0f}", 1),
     ("bare s", ("bare", "seconds"), "{:.1f}", 1),
@@ -611,6 +731,7 @@ def main() -> int:
     parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)")
+    parser.add_argument("--edits", type=int, default=5, help="edits timed under `mkdocs serve` per run, 0 to skip (default: 5)")
     parser.add_argument("--json", type=Path, default=None, help="also write the medians and every run as JSON here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (inputs and logs) and print its path")
     args = parser.parse_args()
@@ -633,7 +754,7 @@ def main() -> int:
             try:
                 for number in range(1, args.repeat + 1):
                     print(f"size {size}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
-                    runs.append(one_run(project, inputs, temporary / f"run-{size}-{number}", args.related))
+                    runs.append(one_run(project, inputs, temporary / f"run-{size}-{number}", args.related, args.edits))
             except StepFailed as failure:
                 print(f"size {size}: {failure}", file=sys.stderr)
                 results[size] = {"error": str(failure), "runs": runs}
