@@ -32,7 +32,8 @@ from mkdocs.structure.pages import Page
 from . import assets
 from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
-from .pipeline import Settings, generate
+from .parallel import Later
+from .pipeline import Settings, Summary, generate
 from .render import MARKER, ROOT_FILES, SECTIONS
 from .searchindex import Indexer, Stream
 from .session import Session
@@ -113,8 +114,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        try:
-            summary = generate(
+        def run() -> Summary:
+            return generate(
                 [Path(path) for path in self.config.inputs],
                 Path(config.docs_dir),
                 Settings(
@@ -126,6 +127,12 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                 ),
                 self.session,
             )
+
+        try:
+            # A one-off build derives the site in a forked process: its memory (~0.9 GB at 12,000
+            # papers) is returned before MkDocs holds every page in this one. `serve` keeps its
+            # session here, in the process that runs again after each edit.
+            summary = run() if self.session is not None else Later(run).result()
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
         for line in summary.lines():
