@@ -58,6 +58,8 @@ then the median is taken):
 
     papers        paper pages in the full site (site/papers/**/index.html)
     gen s         wall time of `generate` into an empty folder, interpreter start-up included
+    gen cpu       user + system CPU seconds of that process and its workers (steadier than wall
+                  time on a busy machine; both cores count)
     gen MiB       peak RSS of that process
     gen in s      the generator's own timing of that run as it prints it (`... in X s`):
                   the pipeline without interpreter start-up and imports
@@ -67,11 +69,14 @@ then the median is taken):
     rewr          files the no-op run rewrote (mtime or inode changed), plus created/removed ones
     edit s        median edit-to-served seconds under `mkdocs serve` (see `serve`; targets <= 2 s
                   at ~2,200 papers, <= 3 s at ~4,200)
+    edit cpu      median CPU seconds the server used from the edit to the page served
     full s        wall time of `python -m generator build` (generator + MkDocs, one process)
     full MiB      peak RSS of that process
     bare s        wall time of the bare `mkdocs build` of the same Markdown, plugin disabled
     bare MiB      peak RSS of that process
     full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
+    cpu f/b       the same ratio of CPU seconds (the generator's forked workers and Pagefind
+                  count; on an idle 2-core machine wall time can be lower than CPU time)
     site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
     KB/page       mean bytes of a paper page's index.html (shared assets excluded), 10^3 bytes
     max KB        largest paper page's index.html
@@ -199,6 +204,7 @@ class Proc:
     peak_rss_mib: float
     stdout: str
     stderr: str
+    cpu_seconds: float = 0.0  # user + system of the process and the children it waited for
 
 
 @dataclass(frozen=True)
@@ -242,7 +248,7 @@ def run(command: list[str], logs: Path, name: str, project: Project) -> Proc:
     if proc.returncode != 0:
         tail = "\n".join((stderr or stdout).strip().splitlines()[-15:])
         raise StepFailed(f"{name}: exit status {proc.returncode}: {' '.join(command)}\n{tail}")
-    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr)
+    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr, usage.ru_utime + usage.ru_stime)
 
 
 # ---- inputs -----------------------------------------------------------------------------------
@@ -458,6 +464,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     first = run(generate, logs, "generate", project)
     result["generate"] = {
         "seconds": first.seconds,
+        "cpu_seconds": first.cpu_seconds,
         "peak_rss_mib": first.peak_rss_mib,
         "reported_seconds": reported_seconds(first.stdout),
         "output": first.stdout.strip().splitlines()[:4],
@@ -486,7 +493,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     warm = run([python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related)], logs, "warm", project)
     inputs[0].write_bytes(original)
     shutil.rmtree(warm_docs, ignore_errors=True)
-    result["warm"] = {"seconds": warm.seconds, "peak_rss_mib": warm.peak_rss_mib, "reported_seconds": reported_seconds(warm.stdout)}
+    result["warm"] = {"seconds": warm.seconds, "cpu_seconds": warm.cpu_seconds, "peak_rss_mib": warm.peak_rss_mib, "reported_seconds": reported_seconds(warm.stdout)}
 
     probe = run(
         [python, "-c", STAGE_PROBE, json.dumps({"inputs": files, "out": str(stage_docs), "related": related})],
@@ -504,6 +511,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     mkdocs_said = re.search(r"Documentation built in ([\d.]+) seconds", full.stderr + full.stdout)
     result["full"] = {
         "seconds": full.seconds,
+        "cpu_seconds": full.cpu_seconds,
         "peak_rss_mib": full.peak_rss_mib,
         "mkdocs_reported_seconds": float(mkdocs_said.group(1)) if mkdocs_said else None,
         **site_metrics(full_site),
@@ -516,8 +524,9 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     config = work / "mkdocs-bare.yml"
     config.write_text(bare_config(project, docs, bare_site, site_title(docs)), encoding="utf-8")
     bare = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "bare", project)
-    result["bare"] = {"seconds": bare.seconds, "peak_rss_mib": bare.peak_rss_mib, **site_metrics(bare_site)}
+    result["bare"] = {"seconds": bare.seconds, "cpu_seconds": bare.cpu_seconds, "peak_rss_mib": bare.peak_rss_mib, **site_metrics(bare_site)}
     result["full_over_bare"] = full.seconds / bare.seconds
+    result["full_over_bare_cpu"] = full.cpu_seconds / bare.cpu_seconds
     shutil.rmtree(bare_site, ignore_errors=True)
     shutil.rmtree(docs, ignore_errors=True)
     if serve_edits:
@@ -561,6 +570,16 @@ def fetch(url: str) -> str:
         return ""
 
 
+def cpu_of(pid: int) -> float:
+    """CPU seconds of a running process, its threads and the children it has waited for (Linux;
+    0 elsewhere): on a shared machine a steadier measure of the work than wall time."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path, edits: int) -> dict:
     """`mkdocs serve --livereload --dirty` on a site of `inputs`; `edits` times, one abstract is
     edited in its input file and the served paper page is polled (every 20 ms) until it holds
@@ -593,10 +612,11 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
         record_id = json.loads(target.read_text(encoding="utf-8").splitlines()[7]).get("id")
         papers = json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]
         url = base + next(p["url"] for p in papers if p["source"]["id"] == record_id)
-        seconds = []
+        seconds, cpu = [], []
         for number in range(edits):
             marker = f"benchedit{number}q{os.getpid()}"
             done = indexed()
+            used = cpu_of(server.pid)
             began = time.perf_counter()
             edit_record(target, 7, marker)
             while marker not in fetch(url):
@@ -604,9 +624,13 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
                     raise StepFailed(f"serve: edit {number} never served at {url}")
                 time.sleep(0.02)
             seconds.append(time.perf_counter() - began)
+            cpu.append(cpu_of(server.pid) - used)
             while indexed() <= done and time.perf_counter() - began < 300:
                 time.sleep(0.1)
-        return {"seconds": seconds, "median_seconds": statistics.median(seconds), "url": url}
+        return {
+            "seconds": seconds, "median_seconds": statistics.median(seconds),
+            "cpu_seconds": cpu, "median_cpu_seconds": statistics.median(cpu), "url": url,
+        }
     finally:
         server.terminate()
         try:
@@ -634,6 +658,7 @@ COLUMNS = [
     # header, path into a run, format, scale
     ("papers", ("full", "paper_pages"), "{:.0f}", 1),
     ("gen s", ("generate", "seconds"), "{:.2f}", 1),
+    ("gen cpu", ("generate", "cpu_seconds"), "{:.2f}", 1),
     ("gen MiB", ("generate", "peak_rss_mib"), "{:.0f}", 1),
     ("gen in s", ("generate", "reported_seconds"), "{:.2f}", 1),
     ("warm s", ("warm", "seconds"), "{:.2f}", 1),
@@ -641,11 +666,13 @@ COLUMNS = [
     ("noop in s", ("noop", "reported_seconds"), "{:.2f}", 1),
     ("rewr", ("noop", "changed"), "{:.0f}", 1),
     ("edit s", ("serve", "median_seconds"), "{:.2f}", 1),
+    ("edit cpu", ("serve", "median_cpu_seconds"), "{:.2f}", 1),
     ("full s", ("full", "seconds"), "{:.1f}", 1),
     ("full MiB", ("full", "peak_rss_mib"), "{:.0f}", 1),
     ("bare s", ("bare", "seconds"), "{:.1f}", 1),
     ("bare MiB", ("bare", "peak_rss_mib"), "{:.0f}", 1),
     ("full/bare", ("full_over_bare",), "{:.2f}", 1),
+    ("cpu f/b", ("full_over_bare_cpu",), "{:.2f}", 1),
     ("site MB", ("full", "site_bytes"), "{:.1f}", 1e-6),
     ("KB/page", ("full", "paper_html_mean_bytes"), "{:.1f}", 1e-3),
     ("max KB", ("full", "paper_html_max_bytes"), "{:.1f}", 1e-3),
