@@ -104,7 +104,8 @@ class Stream:
         self._process = subprocess.Popen(
             [str(get_executable()), "--service"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
-        self._answers: dict[int, dict] = {}
+        self._answers: dict[int | None, dict] = {}
+        self._ended = False  # the service closed its output
         self._answered = threading.Condition()
         self._sent = 0
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
@@ -160,10 +161,10 @@ class Stream:
     def _ask(self, payload: dict) -> dict:
         number = self._send(payload)
         with self._answered:
-            if not self._answered.wait_for(lambda: number in self._answers or self._process.poll() is not None, timeout=600):
+            if not self._answered.wait_for(lambda: number in self._answers or self._ended, timeout=600):
                 raise PluginError("search index: pagefind did not answer")
             if number not in self._answers:
-                raise PluginError(f"search index: pagefind ended ({self._process.returncode})")
+                raise PluginError(f"search index: pagefind ended ({self._process.wait()})")
             answer = self._answers.pop(number)
         if answer.get("type") == "Error":
             raise PluginError(f"search index: pagefind failed: {answer.get('message')}")
@@ -195,6 +196,7 @@ class Stream:
                     self._answers[answer.get("message_id")] = payload  # None: a message it could not read
                     self._answered.notify_all()
         with self._answered:
+            self._ended = True
             self._answered.notify_all()
 
 
