@@ -199,12 +199,13 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
 RenderedPages = dict[tuple[str, str], str]
 
 
-def _paper_pages(papers: list[Paper], records: list[dict], remembered: RenderedPages | None) -> dict[str, str]:
+def _paper_pages(papers: list[Paper], records: list[dict], encoded: list[str], remembered: RenderedPages | None) -> dict[str, str]:
+    """`encoded`: each record as papers.json holds it, the key of a remembered page."""
     _environment().get_template("paper.md.j2")  # compiled once, before the workers fork
     if remembered is None:
         pages = ordered_map(_paper_page, list(zip(papers, records)))
         return {f"papers/{paper.slug}.md": page for paper, page in zip(papers, pages)}
-    keys = [(json.dumps(record, ensure_ascii=False, sort_keys=True), paper.body) for paper, record in zip(papers, records)]
+    keys = [(record, paper.body) for paper, record in zip(papers, encoded)]
     missing = [index for index, key in enumerate(keys) if key not in remembered]
     fresh = dict(zip(missing, ordered_map(_paper_page, [(papers[i], records[i]) for i in missing])))
     pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else remembered[keys[i]] for i, paper in enumerate(papers)}
@@ -243,8 +244,9 @@ def render_site(
     slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
     tag_slugs = slugs["tags"]
     records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
+    encoded = [json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for record in records]
 
-    files.update(_paper_pages(papers, records, remembered))
+    files.update(_paper_pages(papers, records, encoded, remembered))
 
     related_tags = _related_tags(tag_pages, len(papers))
     area_share = _area_share(papers)
@@ -327,16 +329,12 @@ def render_site(
         )
         if len(collection_names) > 1 else "",
     )
-    files["papers.json"] = json.dumps(
-        {
-            "generated_by": MARKER,
-            "version": __version__,
-            "papers": records,
-        },
-        ensure_ascii=False,
-        sort_keys=True,
-        separators=(",", ":"),
-    ) + "\n"
+    # As json.dumps of the whole with sort_keys (generated_by < papers < version), from the
+    # records already encoded: JSON is encoded part by part, so the bytes are the same.
+    files["papers.json"] = (
+        f'{{"generated_by":{json.dumps(MARKER, ensure_ascii=False)},"papers":[{",".join(encoded)}],'
+        f'"version":{json.dumps(__version__, ensure_ascii=False)}}}\n'
+    )
     return files
 
 
