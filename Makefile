@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 KATEX := generator/theme/assets/vendor/katex
 
-.PHONY: setup serve build dist test eval bench browser-deps clean
+.PHONY: setup serve build dist test eval bench explore-bench browser-deps clean
 
 setup: $(KATEX)/katex.min.js $(VENV)/.installed
 
@@ -61,6 +61,12 @@ train: setup
 BENCH_ARGS ?= --sizes 40,2200,4200,12000 --repeat 3
 bench: setup
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
+
+# The topic map and browse pages in headless Chromium: labels, time to interactive, data sizes,
+# filter latency, on sites built from the corpora (bench.py's inputs).
+EXPLORE_ARGS ?= --build 4200 --build 12000
+explore-bench: setup browser-deps
+	$(BIN)/python scripts/explore_bench.py $(EXPLORE_ARGS)
 
 clean:
 	rm -rf site dist build $(VENV) node_modules $(KATEX) .pytest_cache

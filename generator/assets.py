@@ -22,6 +22,7 @@ JAVASCRIPT = (
     "assets/javascripts/math.js",
     "assets/javascripts/search.js",
     "assets/javascripts/lists.js",
+    "assets/javascripts/data.js",  # before the two pages that use it
     "assets/javascripts/map.js",
     "assets/javascripts/browse.js",
 )

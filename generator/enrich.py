@@ -65,7 +65,9 @@ def _name_and_title(
     parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str]
 ) -> tuple[str | None, str]:
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
-    names = name_candidates(markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED)
+    names = name_candidates(
+        markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED, urls=markup.urls(parts)
+    )
     _, title = derive_title(text, names)
     # The paper's name (for mentions, the glossary, search) is the one it introduces, whether
     # or not the learned choice lets its title lead with it.
@@ -73,12 +75,20 @@ def _name_and_title(
     return (name.name if name else None), title
 
 
+def title_slug(title: str, name: str | None) -> str:
+    """The page's address: a paper with a name is filed under it ('patchsae-sparse-autoencoder-…'),
+    whether the title leads with the name or shows it after the phrase."""
+    if name and title.endswith(f" ({name})"):
+        title = f"{name} {title[: -len(name) - 3]}"
+    return slugify(title)
+
+
 def retitle(paper: Paper, banned: frozenset[str]) -> Paper:
     """Derive the title again without names the corpus shows to be common (used by many papers)."""
     if paper.given_title:
         return paper
     name, title = _name_and_title(markup.segments(paper.abstract), paper.text, list(paper.acronyms), banned)
-    return replace(paper, name=name, title=title, slug=slugify(title))
+    return replace(paper, name=name, title=title, slug=title_slug(title, name))
 
 
 def enrich(record: Record) -> Paper:
@@ -98,7 +108,7 @@ def enrich(record: Record) -> Paper:
         links.insert(0, Link("paper", "Paper page", page))
     return Paper(
         id=paper_id(record.abstract),
-        slug=slugify(title),
+        slug=title_slug(title, name),
         title=title,
         summary=record.tldr or derive_summary(text),
         name=name,

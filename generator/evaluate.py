@@ -81,7 +81,7 @@ Tag health (on the tags after `link`, compared as exact strings)
 
 Summary (derived; the TL;DR is hidden)
     one sentence  share of summaries for which `textutil.sentences` finds one
-                  sentence, that are at most 200 characters, and that end with
+                  sentence, that are at most 250 characters, and that end with
                   ".", "!" or "?" ("…" for a cut sentence does not count).
     names contribution  share of summaries that contain, case-insensitively, the
                   word "we", the word "our", "this paper" or "this work", or (case-
@@ -145,7 +145,7 @@ from .titlegate import title_defects
 RELATED = 5
 COMMON_TAGS = 5  # tag health lists the share of papers carrying each of the commonest tags
 SEED = 0
-MAX_SUMMARY_CHARS = 200
+MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
 _AREA_LABEL = re.compile(r"^[^:]+: [^:]+: ")  # 'Computer Vision: CV: Motion and tracking'
 _TITLE_PUNCTUATION = ",;:!?()[]{}\"'“”‘’"
 
@@ -383,8 +383,15 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
     ]
 
 
+def shown_name(paper: Paper) -> str | None:
+    """The name the title shows: leading it ('Name: phrase', or the name alone) or after the
+    phrase ('phrase (Name)')."""
+    name, title = paper.name, paper.title
+    return name if name and (title.startswith(name) or title.endswith(f" ({name})")) else None
+
+
 def defect_metrics(papers: Sequence[Paper]) -> list[Metric]:
-    found = [title_defects(p.title, p.name if p.name and p.title.startswith(p.name) else None) for p in papers]
+    found = [title_defects(p.title, shown_name(p)) for p in papers]
     kinds = Counter(kind for defects in found for kind in defects)
     return [
         Metric("defect_rate", "titles with a defect", _share([bool(d) for d in found])),

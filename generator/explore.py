@@ -13,18 +13,29 @@ papers. Values are plain JSON strings; the scripts show them with textContent on
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 import numpy as np
 
 from .model import Paper
+from .topicmap import topic_vectors
 
-# Regions: about one broad region per 250 papers (6 to 18) and one finer topic per 50 (12 to 90).
+# Regions: about one broad region per 250 papers (6 to 18, then mixed ones split) and one finer
+# topic per 50 (12 to 90).
 BROAD = (250, 6, 18)
 FINE = (50, 12, 90)
 KMEANS_STEPS = 30
-SECOND_TERM_SHARE = 0.6
+TOPIC_DIMS = 10  # eigenvectors of the related-papers graph the broad regions are grouped on
+LABEL_FLOOR = 0.1  # a label names at least this share of its region's papers
+LABEL_WORDS = 4  # longer terms (IJCAI's area names as keywords) are not labels
+SECOND_TERM_SHARE = 0.5
+# A broad region whose best term names under 30% of it is split in two (parts of at least 60).
+COHERENT, MIN_SPLIT = 0.3, 60
+DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
 GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
+_WORD = re.compile(r"[a-z0-9]+")
+_LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the"})
 
 
 def _region_count(n: int, per: int, low: int, high: int) -> int:
@@ -32,18 +43,23 @@ def _region_count(n: int, per: int, low: int, high: int) -> int:
 
 
 def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
-    """Which of k regions each point falls in (Lloyd's algorithm from points spread by a fixed
-    seed: the same papers make the same regions)."""
+    """Which of k regions each point falls in (Lloyd's algorithm from k-means++ seeds drawn
+    with a fixed seed: the same papers make the same regions)."""
     rng = np.random.default_rng(0)
-    centres = points[rng.choice(len(points), size=k, replace=False)]
+    centres = [points[rng.integers(len(points))]]
+    nearest = ((points - centres[0]) ** 2).sum(axis=1)
+    for _ in range(1, k):
+        centre = points[rng.choice(len(points), p=nearest / nearest.sum())] if nearest.sum() > 0 else points[rng.integers(len(points))]
+        centres.append(centre)
+        nearest = np.minimum(nearest, ((points - centre) ** 2).sum(axis=1))
+    centres = np.array(centres, dtype=float)
     assignment = np.zeros(len(points), dtype=int)
     for _ in range(KMEANS_STEPS):
-        distances = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        distances = (points**2).sum(axis=1)[:, None] - 2 * points @ centres.T + (centres**2).sum(axis=1)[None, :]
         assignment = distances.argmin(axis=1)
-        for c in range(k):
-            members = points[assignment == c]
-            if len(members):
-                centres[c] = members.mean(axis=0)
+        sizes = np.bincount(assignment, minlength=k)
+        sums = np.stack([np.bincount(assignment, weights=column, minlength=k) for column in points.T], axis=1)
+        centres[sizes > 0] = sums[sizes > 0] / sizes[sizes > 0, None]  # an emptied centre stays where it was
     return assignment
 
 
@@ -51,61 +67,98 @@ def _terms(paper: Paper) -> set[str]:
     return {*paper.tags, *paper.keyphrases}
 
 
-def _ranked_terms(papers: list[Paper], members: np.ndarray, document_frequency: Counter) -> tuple[list[str], Counter]:
+def _ranked_terms(terms: list[set[str]], members: np.ndarray, document_frequency: Counter) -> tuple[list[str], Counter]:
     """The region's terms, most particular first (class TF-IDF: share in the region times
     rarity in the collection), with their counts in the region."""
-    counts = Counter(term for i in members for term in _terms(papers[i]))
-    # A label must describe several of the region's papers, not one paper's phrase.
-    floor = max(2, len(members) // 10)
-    n = len(papers)
+    counts = Counter(term for i in members for term in terms[i])
+    # A label must describe a good part of the region, not one paper's phrase.
+    floor = max(2, math.ceil(LABEL_FLOOR * len(members)))
+    n = len(terms)
     scored = sorted(
         (-(count / len(members)) * math.log(n / document_frequency[term]), term)
-        for term, count in counts.items() if count >= floor
+        for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS
     )
     return [term for _, term in scored], counts
 
 
-def _overlapping(term: str, chosen: list[str]) -> bool:
-    return any(term.casefold() in other.casefold() or other.casefold() in term.casefold() for other in chosen)
+def _stems(term: str) -> set[str]:
+    return {word[:5] for word in _WORD.findall(term.casefold()) if word not in _LOOSE}
 
 
-def _regions(papers: list[Paper], points: np.ndarray, k: int, words: int, document_frequency: Counter) -> list[dict]:
-    """Regions named by their most particular terms, placed at the middle of their papers;
-    larger regions first, and no two regions of a level with the same name."""
-    assignment = _kmeans(points, k)
-    groups = sorted((np.flatnonzero(assignment == c) for c in range(k)), key=lambda m: -len(m))
+def _same_topic(first: str, second: str, terms: list[set[str]], members: np.ndarray, counts: Counter) -> bool:
+    """Whether `second` may join `first` in a label: a different word (not 'robotics ·
+    robotic manipulation'), nearly as common in the region, and on the same papers (at least
+    half of the rarer one's), so that the pair names one topic rather than two neighbours."""
+    if _stems(first) & _stems(second) or first.casefold() in second.casefold() or second.casefold() in first.casefold():
+        return False
+    both = sum(1 for i in members if first in terms[i] and second in terms[i])
+    return counts[second] >= SECOND_TERM_SHARE * counts[first] and both >= SECOND_TERM_SHARE * min(counts[first], counts[second])
+
+
+def _label(terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str]) -> str | None:
+    """The region's most particular term, with a second on the same papers when there is one;
+    when a larger region has the name, the pair tells them apart, else the next term names it."""
+    ranked, counts = _ranked_terms(terms, members, document_frequency)
+    for first in ranked[:8]:
+        pairs = [f"{first} · {second}" for second in ranked[:12] if words > 1 and second != first and _same_topic(first, second, terms, members, counts)]
+        for label in [*pairs[:1], first] if first not in taken else pairs:
+            if label not in taken:
+                return label
+    return None
+
+
+def _densest(points: np.ndarray) -> np.ndarray:
+    """The middle of where the points lie thickest: the median of the fifth of them with the
+    most others within DENSE_RADIUS (a region's median can fall in a gap between its parts)."""
+    near = (((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2) < DENSE_RADIUS**2).sum(axis=1)
+    return np.median(points[np.argsort(-near, kind="stable")[: max(3, len(points) // 5)]], axis=0)
+
+
+def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter) -> list[np.ndarray]:
+    """k groups of papers by k-means on `features`; a large group whose best term names fewer
+    than COHERENT of its papers holds several topics, and is split in two."""
+    assignment = _kmeans(features, k)
+    groups = []
+    for members in (np.flatnonzero(assignment == c) for c in range(k)):
+        if len(members) < 2 * MIN_SPLIT:
+            groups.append(members)
+            continue
+        ranked, counts = _ranked_terms(terms, members, document_frequency)
+        if len(members) >= 2 * MIN_SPLIT and (not ranked or counts[ranked[0]] < COHERENT * len(members)):
+            halves = _kmeans(features[members], 2)
+            if min(np.bincount(halves, minlength=2)) >= MIN_SPLIT:
+                groups += [members[halves == 0], members[halves == 1]]
+                continue
+        groups.append(members)
+    return sorted(groups, key=lambda m: -len(m))
+
+
+def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:
+    """Regions named by their most particular terms; larger regions first, and no two regions
+    of a level with the same name. A broad region (grouped by topic, spread over the map) is
+    labelled where the papers that carry its first term lie thickest, so the words sit on the
+    papers they name; a finer one (a patch of the map) at its middle, so that zoomed in the
+    labels are spread as the patches are (18 labels in view instead of 14 at 4,242 papers)."""
+    groups = _groups(terms, features, k, document_frequency)
     regions, taken = [], set()
     for members in groups:
         if len(members) < 3:
             continue
-        ranked, counts = _ranked_terms(papers, members, document_frequency)
-        chosen: list[str] = []
-        for term in ranked:
-            if _overlapping(term, chosen):
-                continue
-            # A second term only when it is nearly as common in the region as the first (a label
-            # of two topics each held by a corner of the region describes neither), or when the
-            # first alone already names a larger region.
-            if chosen and counts[term] < counts[chosen[0]] * SECOND_TERM_SHARE and " · ".join(chosen) not in taken:
-                continue
-            chosen.append(term)
-            if len(chosen) == words and " · ".join(chosen) not in taken:
-                break
-            if len(chosen) == words:
-                chosen.pop()
-        label = " · ".join(chosen)
-        if not chosen or label in taken:
+        label = _label(terms, members, document_frequency, 2 if broad else 1, taken)
+        if label is None:
             continue
         taken.add(label)
-        middle = np.median(points[members], axis=0)
-        regions.append({"label": label, "x": int(middle[0] * GRID), "y": int(middle[1] * GRID), "size": int(len(members))})
+        first = label.split(" · ")[0]
+        spot = _densest(points[[i for i in members if first in terms[i]]]) if broad else np.median(points[members], axis=0)
+        regions.append({"label": label, "x": int(spot[0] * GRID), "y": int(spot[1] * GRID), "size": int(len(members))})
     return regions
 
 
 def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
     """Papers as parallel lists (short keys: the file is fetched by every map view)."""
     area_index = {name: i for i, name in enumerate(areas)}
-    document_frequency = Counter(term for p in papers for term in _terms(p))
+    terms = [_terms(p) for p in papers]
+    document_frequency = Counter(term for paper_terms in terms for term in paper_terms)
     n = len(papers)
     return {
         "areas": areas,
@@ -115,8 +168,13 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
         "title": [p.title for p in papers],
         "summary": [p.summary for p in papers],
         "slug": [p.slug for p in papers],
-        "broad": _regions(papers, points, _region_count(n, *BROAD), 2, document_frequency) if n >= 8 else [],
-        "fine": _regions(papers, points, _region_count(n, *FINE), 1, document_frequency) if n >= 8 else [],
+        # Broad regions are grouped by topic on the related-papers graph the map is laid out
+        # from (k-means on the 2-D positions cut across topics: at 4,242 papers 6 of its 15 paired
+        # labels joined terms sharing under a quarter of their papers, 0 of 5 now); finer ones
+        # by place, so that zoomed in they tile the map.
+        "broad": _regions(terms, points, topic_vectors(papers, TOPIC_DIMS), _region_count(n, *BROAD), document_frequency, broad=True)
+        if n >= 8 else [],
+        "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
     }
 
 

@@ -17,6 +17,7 @@ from .names import GENERIC_ACRONYMS, IntroducedName
 from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
+_WORD = re.compile(r"[^\W_]+")
 
 
 def content_words(text: str) -> list[str]:
@@ -39,6 +40,10 @@ _USE_CUE = re.compile(
     r"builds? (?:on|upon)|based on|extends?)\s+(?:the\s+|a\s+)?$",
     re.IGNORECASE,
 )
+
+
+# 'X, a benchmark for ...', 'X (Long Form), which ...': the abstract says what X is.
+_APPOSITIVE = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:,\s+(?:a|an|the first|which|that)\b|\s+is\s+(?:a|an|the first)\b)")
 
 
 def _expansion_words(expansion: str) -> list[str]:
@@ -75,6 +80,9 @@ def name_features(candidate: IntroducedName, rank: int, text: str, sentences: Se
         "generic_part": float(any(p in GENERIC_ACRONYMS for p in re.split(r"[-\s]", name))),
         "in_url": float(bool(url_text) and name.lower() in url_text.lower()),
         "in_first_sentence": float(bool(sentences) and name in sentences[0]),
+        "appositive": float(any(_APPOSITIVE.match(text, p + len(name)) for p in positions)),
+        # The paper's own name is what its sentences are about ('GNNCert provably predicts ...').
+        "sentence_subject": float(sum(1 for s in sentences[1:] if s.startswith(name + " "))),
     }
     return features
 
@@ -158,10 +166,25 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     cues = [_cues(s, t) for s, t in zip(sentences, tokens)]
     rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
     rules_rank = {index: rank for rank, index in enumerate(rules_order)}
+    contents = [[w for w in t if w not in ENGLISH_STOP_WORDS and not w.isdigit()] for t in tokens]
+    # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included.
+    counts = [Counter(w for w in _WORD.findall(s.lower()) if w not in ENGLISH_STOP_WORDS) for s in sentences]
+    whole: Counter[str] = Counter()
+    for sentence_counts in counts:
+        whole.update(sentence_counts)
+    whole_square = sum(n * n for n in whole.values())
     rows = []
     for index, sentence in enumerate(sentences):
-        content = [w for w in tokens[index] if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
+        content = contents[index]
         mean_title, _ = titleness_stats(content, titleness)
+        # Central sentences share their words with the rest of the abstract (the classic
+        # centroid summariser): what the paper does is what the abstract keeps returning to.
+        own = counts[index]
+        rest = {w: whole[w] - n for w, n in own.items()}
+        # |rest|^2 = |whole|^2 with the sentence's own words' counts lowered.
+        rest_square = whole_square - sum(whole[w] ** 2 - r**2 for w, r in rest.items())
+        rest_norm = math.sqrt(rest_square) if rest_square > 0 else 1.0
+        own_norm = math.sqrt(sum(n * n for n in own.values())) or 1.0
         rows.append(
             {
                 _bucket("position", index, 5): 1.0,
@@ -174,6 +197,8 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
                 "has_math": float("$" in sentence),
                 "has_parenthesis": float("(" in sentence),
                 "titleness_mean": mean_title,
+                "centroid": sum(n * rest[w] for w, n in own.items()) / own_norm / rest_norm,
+                "shared_share": sum(1 for w in own if rest[w]) / len(own) if own else 0.0,
                 **cues[index],
             }
         )

@@ -9,7 +9,9 @@ the real titles and TL;DRs of ../shared/corpus and stored as readable files:
 - `data/title_words.tsv`: how much likelier each word is in a real title than in an
   abstract (log ratio), the "titleness" the phrase and sentence features use;
 - `data/verbs.txt`: words abstracts mostly use as verbs ('we navigate', 'to comprise'),
-  with their third-person forms: where the subject of a sentence ends.
+  with their third-person forms: where the subject of a sentence ends;
+- `data/words.txt`: words that many abstracts write in lower case ('recipe'), so a
+  capitalised 'REcipe' is a highlighted word and 'GNNCert' a coined name.
 
 The package never needs the corpora at run time. `use()` swaps the parameters in, for
 training and leave-one-corpus-out evaluation.
@@ -44,11 +46,13 @@ class Linear:
 @dataclass(frozen=True)
 class Choices:
     name: Linear = Linear()  # does the real title lead with this name candidate?
-    name_threshold: float = 0.5  # lead with the best name only above this probability
+    name_threshold: float = 0.5  # show the best name in the title only above this probability
+    name_lead_threshold: float = 0.5  # and lead with it ('Name: phrase') only above this one
     phrase: Linear = Linear()  # how much of the real title a descriptive phrase recovers
     sentence: Linear = Linear()  # how well a sentence states what the paper does
     titleness: Mapping[str, float] = field(default_factory=dict)  # word -> log(P(title) / P(abstract))
     verbs: frozenset[str] = frozenset()  # lower-case words used mostly as verbs
+    words: frozenset[str] = frozenset()  # words abstracts commonly write in lower case
 
 
 def _linear(data: Mapping[str, object] | None) -> Linear:
@@ -56,7 +60,11 @@ def _linear(data: Mapping[str, object] | None) -> Linear:
     return Linear(float(data.get("bias", 0.0)), {str(k): float(v) for k, v in (data.get("weights") or {}).items()})
 
 
-def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "") -> Choices:
+def _lines(text: str) -> frozenset[str]:
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt: str = "") -> Choices:
     data = yaml.safe_load(choices_yml) or {}
     titleness = {}
     for line in title_words_tsv.splitlines():
@@ -66,10 +74,12 @@ def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "") -> Choice
     return Choices(
         name=_linear(data.get("name")),
         name_threshold=float((data.get("name") or {}).get("threshold", 0.5)),
+        name_lead_threshold=float((data.get("name") or {}).get("lead_threshold", 0.5)),
         phrase=_linear(data.get("phrase")),
         sentence=_linear(data.get("sentence")),
         titleness=titleness,
-        verbs=frozenset(line.strip() for line in verbs_txt.splitlines() if line.strip() and not line.startswith("#")),
+        verbs=_lines(verbs_txt),
+        words=_lines(words_txt),
     )
 
 
@@ -83,6 +93,7 @@ def _shipped() -> Choices:
         data.joinpath("choices.yml").read_text(encoding="utf-8"),
         data.joinpath("title_words.tsv").read_text(encoding="utf-8"),
         data.joinpath("verbs.txt").read_text(encoding="utf-8"),
+        data.joinpath("words.txt").read_text(encoding="utf-8"),
     )
 
 

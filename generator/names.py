@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Sequence
 
-from . import lexicon
+from . import learned, lexicon
 from .model import Acronym
 from .textutil import STOP_WORDS, sentences, singular, whole_word_positions
 
@@ -24,6 +25,13 @@ GENERIC_ACRONYMS = lexicon.words("generic_acronyms")
 # Capitals for emphasis, not names ('WARNING: this paper contains ...').
 _SHOUTED = lexicon.words("shouted_words")
 _NAME_TOKEN = r"[A-Za-z0-9][A-Za-z0-9\-\.+]*[A-Za-z0-9+]|[A-Z]"
+_NAME_TOKEN_RE = re.compile(_NAME_TOKEN)
+# "our model, MM-Embed, achieves ...", "our method X outperforms ..."
+_OUR_NOUN = re.compile(
+    rf"\b[Oo]ur (?:\w+ )?(?:model|method|approach|framework|system|agent|benchmark|dataset|algorithm|pipeline|tool|library)s?,?\s+({_NAME_TOKEN})"
+)
+# "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
+_NAME_SUBJECT = re.compile(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)")
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
 _CONTRIBUTION = re.compile(
     rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
@@ -35,9 +43,13 @@ _NAMING = re.compile(
 )
 
 
-@lru_cache(maxsize=65536)
 def looks_like_name(token: str) -> bool:
     """Name-like: internal capitals or digits with letters, or all caps (PatchSAE, MM1.5, PPA)."""
+    return _looks_like_name(token, learned.choices().words)
+
+
+@lru_cache(maxsize=65536)  # keyed by the word list too: training swaps the parameters in and out
+def _looks_like_name(token: str, common_words: frozenset[str]) -> bool:
     token = token.strip(".-")
     if token.lower() == token or token in _SHOUTED:  # every rule below needs a capital letter; most words have none
         return False
@@ -46,8 +58,9 @@ def looks_like_name(token: str) -> bool:
     if singular(token) in GENERIC_ACRONYMS or token.rstrip("s") in GENERIC_ACRONYMS:
         return False
     letters = [c for c in token if c.isalpha()]
-    if not letters or re.fullmatch(r"[A-Z]{2,}[a-z]{3,}", token):
-        # 'REcipe MErging': capitals from a LaTeX acronym highlight, not a name.
+    if not letters or (re.fullmatch(r"[A-Z]{2,}[a-z]{3,}", token) and token.lower() in common_words):
+        # 'REcipe MErging': capitals that highlight an acronym's letters in a common word, not a
+        # name; 'GNNCert', 'ODEFormer', 'NEFTune' are no words and stay names.
         return False
     if token[0].isdigit() and len(letters) < 3:  # '0.011B', '7B': sizes, not names
         return False
@@ -221,10 +234,24 @@ def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str], s
 _NOT_A_NOUN = re.compile(r"(?:ized|ised|able|ible|ive|ous|ical|ial|type|like|ing|ed|ly|wise|less|ful)$|-[a-z]")
 
 
-def _capitalised_noun(word: str, banned: frozenset[str]) -> bool:
+def _hyphenated_name(word: str, banned: frozenset[str]) -> bool:
+    """'Tree-Planner', 'Q-Bench', 'Skeleton-of-Thought': a compound of capitalised parts, not
+    a compound adjective ('Self-Supervised', 'LLM-Based') or of field acronyms ('MoE-LLMs')."""
+    parts = word.split("-")
+    return (
+        len(parts) >= 2
+        and parts[-1][:1].isupper()
+        and not _ADJECTIVE_SUFFIX.search(word)
+        and not _NOT_A_NOUN.search(parts[-1])
+        and not all(singular(p) in GENERIC_ACRONYMS or p.upper() in GENERIC_ACRONYMS for p in parts)
+        and word not in banned
+    )
+
+
+def _capitalised_noun(word: str, banned: frozenset[str], min_length: int = 4) -> bool:
     """'Coconut', 'Magnushammer', 'Genie': a capitalised word used as a name."""
     return (
-        len(word) >= 4
+        len(word) >= min_length
         and word[0].isupper()
         and word[1:].islower()
         and word.lower() not in STOP_WORDS
@@ -235,7 +262,12 @@ def _capitalised_noun(word: str, banned: frozenset[str]) -> bool:
 
 # Up to ten words without punctuation, then a parenthesised short form.
 _SPELLED_OUT = re.compile(r"(?:[\w\-]+\s+){1,10}\(([^()\s,;]{2,24})\)")
-_CAPITALISED_NAME = re.compile(r"\s*([A-Z][a-z]{3,}[A-Za-z0-9]*)(?=\s*[,(:]|\s+(?:is|that|which)\b)")
+# A capitalised word ('Coconut', 'Würstchen') or compound ('Tree-Planner', 'Q-Bench',
+# 'Chain-of-Experts') right after the verb, then a comma, bracket or 'is/that/which'.
+_CAPITALISED_NAME = re.compile(
+    r"\s*[*“\"']?([A-Z][^\W\d_]{2,}\w*|[A-Z][^\W_]*(?:-(?:of|the|and|to|in|for|on|[A-Z0-9][^\W_]*))+)[*”\"']?"
+    r"(?=\s*[,(:]|\s+(?:is|that|which)\b)"
+)
 
 
 def introduced(names: list[IntroducedName]) -> IntroducedName | None:
@@ -244,20 +276,27 @@ def introduced(names: list[IntroducedName]) -> IntroducedName | None:
 
 
 def name_candidates(
-    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str] = frozenset(), limit: int | None = None
+    text: str,
+    bold: list[str],
+    acronyms: list[Acronym],
+    banned: frozenset[str] = frozenset(),
+    limit: int | None = None,
+    urls: Sequence[str] = (),
 ) -> list[IntroducedName]:
     """Every name this abstract may introduce as its contribution, most explicit pattern first,
     each name once (the first `limit` only: the title needs no more, training wants all).
-    `banned` names are known (from the corpus) to be shared by many papers."""
+    `text` holds no URLs (their tokens are no names); `urls` are the abstract's links, whose
+    code repository may carry the name. `banned` names are known (from the corpus) to be
+    shared by many papers."""
     found: dict[str, IntroducedName] = {}
-    for candidate in _proposed_names(text, bold, acronyms, banned):
+    for candidate in _proposed_names(text, bold, acronyms, banned, urls):
         if limit is not None and (len(found) >= limit or candidate.rule == MENTIONED):
             break  # mentioned names come last and never lead or describe a title
         found.setdefault(candidate.name, candidate)
     return list(found.values())
 
 
-def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str]):
+def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str], urls: Sequence[str]):
     expansions = {a.short: a.long for a in acronyms}
     all_sentences = sentences(text)
 
@@ -287,11 +326,12 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 yield result(first, sentence, "naming")  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
-        match = re.search(
-            rf"\bour (?:\w+ )?(?:model|method|approach|framework|system|agent|benchmark|dataset|algorithm|pipeline|tool|library)s?,?\s+({_NAME_TOKEN})",
-            sentence,
-        )
-        if match and _candidate(match.group(1), expansions, banned):
+        match = _OUR_NOUN.search(sentence)
+        # A plain capitalised word needs a comma or bracket after it ('Our model, Coeditor, is').
+        if match and (
+            _candidate(match.group(1), expansions, banned)
+            or (_capitalised_noun(match.group(1), banned) and sentence[match.end() : match.end() + 1] in (",", "("))
+        ):
             yield result(match.group(1), sentence, "our-noun")
     for name in bold:
         words = name.split()
@@ -314,10 +354,11 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 yield result(spelled.group(1), sentence, "contribution-spelled")
         # "we introduce Coconut (Chain of Continuous Thought)": a capitalised word right after the verb.
         capitalised = _CAPITALISED_NAME.match(after)
-        if capitalised and _capitalised_noun(capitalised.group(1), banned):
+        # Right after the verb, before a comma, bracket or 'is', even a short word is a name ('we present Emu, a ...').
+        if capitalised and (_capitalised_noun(capitalised.group(1), banned, 3) or _hyphenated_name(capitalised.group(1), banned)):
             yield result(capitalised.group(1), sentence, "contribution-capitalised")
         # "we propose PPA", "we introduce a novel benchmark, BEARCUBS," "... (REMEDY) method"
-        for token_match in re.finditer(_NAME_TOKEN, after):
+        for token_match in _NAME_TOKEN_RE.finditer(after):
             token = token_match.group(0)
             if (
                 _candidate(token, expansions, banned)
@@ -329,27 +370,53 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 break
     # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
     for sentence in all_sentences:
-        match = re.match(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)", sentence)
+        match = _NAME_SUBJECT.match(sentence)
         if match and _candidate(match.group(1), expansions, banned, strict=True) and match.group(1) not in expansions.values():
             if text.count(match.group(1)) >= 2:
                 yield result(match.group(1), sentence, "subject")
     # Last: a name the abstract keeps using (twice or more, and in its second half too),
     # as the subject of what the paper does ("AffineQuant achieves ...").
     counts: dict[str, int] = {}
-    for token in re.findall(_NAME_TOKEN, text):
+    for token in _NAME_TOKEN_RE.findall(text):
         token = token.rstrip(".-")
-        if _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
+        # Most words have no capital, and every name has one: skip them before the checks.
+        if token.lower() != token and _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
             counts[token] = counts.get(token, 0) + 1
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
     for token in sorted(repeated, key=lambda t: (-counts[t], text.index(t))):
         yield result(token, next((s for s in all_sentences if token in s), ""), "repeated")
     # Weaker evidence, for the learned choice to weigh: any defined acronym that names no known
     # concept, then any name-shaped token.
+    # The code repository of the paper ('github.com/YingqingHe/ScaleCrafter') is mostly named after it.
+    for url in urls:
+        repository = _repository_name(url)
+        if repository and repository not in banned and (_name_shaped(repository) or _capitalised_noun(repository, banned)):
+            yield result(repository, next((s for s in all_sentences if repository in s), ""), "url-repository")
     for acronym in acronyms:
         if _candidate(acronym.short, expansions, banned):
             yield result(acronym.short, next((s for s in all_sentences if acronym.short in s), ""), "acronym")
     for token in counts:
         yield result(token, next((s for s in all_sentences if token in s), ""), MENTIONED)
+
+
+# A code host's repository ('github.com/owner/REPO/tree/main'), or a project page's last folder
+# ('owner.github.io/Projects/REPO/').
+_REPOSITORY = re.compile(
+    r"^https?://(?:www\.)?(?:(?:github|gitlab)\.com/[^/\s]+|anonymous\.4open\.science/r|huggingface\.co/(?:spaces/|datasets/)?[^/\s]+)"
+    r"/([^/?#\s]+)|^https?://[\w-]+\.github\.io(?:/[^/?#\s]+)*?/([^/?#\s]+)/?(?:[?#]|$)"
+)
+
+
+def _repository_name(url: str) -> str | None:
+    """'https://github.com/Karami-m/HiGen_main' -> 'HiGen': the repository (or project page)
+    a code link points to, without a '-main'/'_code' suffix."""
+    match = _REPOSITORY.match(url)
+    if not match:
+        return None
+    name = re.sub(
+        r"(?i)(?:\.git|[-_](?:main|code|official|release|public|pytorch|repo|(?=[0-9a-f]*\d)[0-9a-f]{4}))+$", "", match.group(1) or match.group(2)
+    )
+    return name if re.fullmatch(_NAME_TOKEN, name) else None
 
 
 def _used_only(token: str, text: str) -> bool:

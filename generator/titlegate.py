@@ -104,17 +104,21 @@ def adjective_end(word: str) -> bool:
 def title_defects(title: str, name: str | None = None) -> list[str]:
     """The kinds of defect in a title; an empty list means it may be shown.
 
-    name: the introduced name the title leads with ("Name: phrase"), if any."""
+    name: the introduced name the title shows ("Name: phrase" or "phrase (Name)"), if any."""
     defects = []
     words = title.split()
+    descriptive = title
+    if name and title.startswith(f"{name}: "):
+        descriptive = title[len(name) + 2 :]
+    elif name and title.endswith(f" ({name})"):
+        descriptive = title[: -len(name) - 3]
     if _RAW_MARKUP.search(title):
         defects.append("markup")
     if _SPLIT_WORD.search(title):
         defects.append("split word")
-    last = words[-1].strip(".,;:!?\"'") if words else ""
+    last = descriptive.split()[-1].strip(".,;:!?\"'") if descriptive.split() else ""
     if not words or last.lower() in FUNCTION_WORDS or is_adverb(last) or adjective_end(last) or title.rstrip().endswith(("-", "–", "—", ":", ",")):
         defects.append("dangling end")
-    descriptive = title.split(": ", 1)[1] if name and title.startswith(f"{name}: ") else title
     if _SENTENCE_START.match(descriptive) or _FIRST_PERSON.search(title) or _FINITE_VERB.search(descriptive) or has_verb(descriptive):
         defects.append("sentence or first person")
     if (

@@ -27,7 +27,7 @@ MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are prop
 MIN_TOPIC_WORDS = 4  # a shorter opening subject is a field ('Large Language Models'), shown only joined to a method
 
 MAX_TITLE_WORDS = 14
-MAX_SUMMARY_CHARS = 200
+MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
 
 # Where a descriptive phrase stops: the start of a relative or adverbial clause.
 _BOUNDARY = re.compile(
@@ -205,7 +205,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
         match = _PROPOSAL.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
-            appositive = re.match(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)", match.group(1))
+            appositive = _APPOSITIVE.match(match.group(1))
             if len(descriptor.split()) < 2 and appositive:  # "we present Emu, a multimodal foundation model"
                 descriptor = _descriptor(appositive.group(1))
             if len(descriptor.split()) >= 2:
@@ -222,13 +222,13 @@ def contribution_phrases(text: str) -> list[Phrase]:
                     found.append(Phrase(title_case(f"{gerund(verb).capitalize()} {object_phrase}"), "research-gerund", index))
                 found.append(Phrase(title_case(sentence_case(object_phrase)), "research-object", index))
         # A contribution verb without "we" right before it ("..., and present X").
-        match = re.search(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", sentence, re.IGNORECASE)
+        match = _AND_PROPOSE.search(sentence)
         if match:
             descriptor = _descriptor(match.group(1))
             if len(descriptor.split()) >= 2:
                 found.append(Phrase(title_case(sentence_case(descriptor)), "and-propose", index))
         # Any "we VERB X" ("we find a simple fix ...").
-        match = re.search(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)", sentence)
+        match = _WE_VERB.search(sentence)
         if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
@@ -238,6 +238,9 @@ def contribution_phrases(text: str) -> list[Phrase]:
     return found
 
 
+_AND_PROPOSE = re.compile(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
+_WE_VERB = re.compile(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)")
+_APPOSITIVE = re.compile(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)")
 # Every pattern above needs one of these words: other sentences are skipped (most of an abstract).
 _MAY_STATE = re.compile(rf"(?i)\b(?:we|this|our|and)\b|,\s*{_PROPOSE_VERBS}\b")
 
@@ -369,17 +372,21 @@ def _defined_topic(full: str, text: str) -> str | None:
     return " ".join(words) if len(words) >= 2 else None
 
 
-def choose_name(names: Sequence[IntroducedName], text: str) -> IntroducedName | None:
-    """The name the title leads with: the rules' most explicit candidate, when the learned
-    model finds it likely enough to be in a real title. (Letting the model pick any
-    candidate measured no better and swapped coined names for concept acronyms:
-    'ZSAD: Zero-Shot Anomaly Detection' for AnomalyCLIP.)"""
+def choose_name(names: Sequence[IntroducedName], text: str) -> tuple[IntroducedName | None, bool]:
+    """The name the title shows and whether it leads ('Name: phrase') or follows ('phrase
+    (Name)'): the rules' most explicit candidate, shown when the learned model finds it likely
+    enough to be in a real title, and leading only when that is more likely than not.
+    (Letting the model pick any candidate measured no better and swapped coined names for
+    concept acronyms: 'ZSAD: Zero-Shot Anomaly Detection' for AnomalyCLIP.)"""
     first = introduced(names)
     if first is None:
-        return None
+        return None, False
     model = learned.choices()
     features = name_features(first, 0, text, sentences(text), " ".join(markup.URL.findall(text)))
-    return first if model.name.probability(features) >= model.name_threshold else None
+    probability = model.name.probability(features)
+    if probability < model.name_threshold:
+        return None, False
+    return first, probability >= model.name_lead_threshold
 
 
 def rank_phrases(phrases: Sequence[Phrase], text: str) -> list[Phrase]:
@@ -391,22 +398,24 @@ def rank_phrases(phrases: Sequence[Phrase], text: str) -> list[Phrase]:
     return [phrases[i] for i in order]
 
 
-def compose(name: IntroducedName | None, phrase: Phrase) -> str:
-    return f"{name.name}: {phrase.text}" if name else phrase.text
+def compose(name: IntroducedName | None, phrase: Phrase, lead: bool = True) -> str:
+    if not name:
+        return phrase.text
+    return f"{name.name}: {phrase.text}" if lead else f"{phrase.text} ({name.name})"
 
 
 def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[IntroducedName | None, str]:
     """The chosen name (or None) and the title: the best-ranked phrase that passes the gate."""
-    lead = choose_name(names, text)
+    chosen, leads = choose_name(names, text)
     phrases = rank_phrases(descriptor_candidates(text, names), text)
     # When no phrase passes the gate on its own, the abstract's first name carries the title.
-    for name in dict.fromkeys([lead, introduced(names)]):
-        # Without a lead, a phrase ending on a name reads as a name tacked on ('... Framework Dynamic-LLaVA').
+    for name, lead in dict.fromkeys([(chosen, leads), (introduced(names), True)]):
+        # Without a name, a phrase ending on a name reads as a name tacked on ('... Framework Dynamic-LLaVA').
         unled = {n.name for n in names} if not name else set()
         for phrase in phrases:
-            if phrase.text.rsplit(" ", 1)[-1] in unled:
+            if phrase.text.rsplit(" ", 1)[-1] in unled or (name and not lead and name.name in phrase.text):
                 continue
-            title = compose(name, phrase)
+            title = compose(name, phrase, lead)
             if not title_defects(title, name.name if name else None):
                 return name, title
         if name and not title_defects(name.name, name.name):
@@ -445,9 +454,11 @@ def derive_summary(text: str) -> str:
     if not all_sentences:
         return text[:MAX_SUMMARY_CHARS]
     model = learned.choices()
-    count = len(all_sentences)
-    scores = [model.sentence.score(row) for row in sentence_features(all_sentences, model.titleness)]
-    ranked = sorted(range(count), key=lambda i: (-scores[i], i))
+    rows = sentence_features(all_sentences, model.titleness)
+    scores = [model.sentence.score(row) for row in rows]
+    # Sentences that say what the paper does ('we ...', a contribution, study or result) come
+    # before background and motivation, whatever their score; the model orders each group.
+    ranked = sorted(range(len(all_sentences)), key=lambda i: (not _states_the_work(all_sentences[i], rows[i]), -scores[i], i))
     candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked]
     # The best sentence that fits whole (or cut at a clause), before any cut with "…".
     for candidate in candidates[:4]:
@@ -457,8 +468,27 @@ def derive_summary(text: str) -> str:
     return _shorten(candidates[0])
 
 
+_WE_EARLY = re.compile(r"^(?:\S+\s+){0,4}(?:we|our)\b", re.IGNORECASE)
+
+
+def _states_the_work(sentence: str, features: dict[str, float]) -> bool:
+    """The sentence says what the paper does: a contribution or study ('we propose', 'we
+    show'), 'we'/'our' as its subject, or a result that is not background."""
+    return bool(
+        features["cue_contribution"]
+        or features["cue_study"]
+        or _WE_EARLY.match(_LEAD_IN.sub("", sentence))
+        or (features["cue_result"] and not features["cue_background"])
+    )
+
+
 def _balanced(text: str) -> bool:
     return text.count("(") == text.count(")") and text.count("[") == text.count("]") and text.count('"') % 2 == 0
+
+
+# Where a long sentence may end early and stay a sentence: 'We propose X[, which ...]',
+# 'We propose X[ by leveraging Y]', 'We study X[ and show that ...]'.
+_CLAUSE_CUT = re.compile(r",\s|;\s|\s(?:which|that|where|while|whereas|thereby|by|using|via|through|and|as|to)\s")
 
 
 def _shorten(sentence: str, allow_ellipsis: bool = True) -> str | None:
@@ -469,7 +499,7 @@ def _shorten(sentence: str, allow_ellipsis: bool = True) -> str | None:
     if len(sentence) <= MAX_SUMMARY_CHARS:
         return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
     # Cut at the last clause boundary that fits, never inside a word.
-    cut_points = [m.start() for m in re.finditer(r",\s|;\s|\s(?:which|that|where|while|whereas|thereby)\s", sentence)]
+    cut_points = [m.start() for m in _CLAUSE_CUT.finditer(sentence)]
     fitting = [p for p in cut_points if 60 <= p <= MAX_SUMMARY_CHARS - 1]
     if fitting:
         return sentence[: fitting[-1]].rstrip(" ,;") + "."

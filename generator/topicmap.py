@@ -47,17 +47,24 @@ def _accumulate(index: np.ndarray, gradient: np.ndarray, n: int) -> np.ndarray:
     )
 
 
-def _spectral(graph: sparse.csr_matrix) -> np.ndarray:
-    """Laplacian eigenmaps: the 2nd and 3rd largest eigenvectors of the normalised adjacency
+def _spectral(graph: sparse.csr_matrix, dims: int = 2) -> np.ndarray:
+    """Laplacian eigenmaps: the 2nd to (dims+1)th largest eigenvectors of the normalised adjacency
     D^-1/2 A D^-1/2 (the smallest of the normalised Laplacian, as sklearn's SpectralEmbedding
     finds them, but without its shift-invert factorisation: 0.03 s instead of 2.3 s at 4,200)."""
     n = graph.shape[0]
     scale = 1 / np.sqrt(np.asarray(graph.sum(axis=1)).ravel() + 1e-12)
     normalised = sparse.diags(scale) @ graph @ sparse.diags(scale)
     start = np.random.default_rng(0).random(n)  # ARPACK's start vector: fixed, so maps are reproducible
-    values, vectors = eigsh(normalised, k=3, which="LA", v0=start, tol=1e-4)
-    order = np.argsort(-values)[1:3]
+    values, vectors = eigsh(normalised, k=dims + 1, which="LA", v0=start, tol=1e-4)
+    order = np.argsort(-values)[1 : dims + 1]
     return vectors[:, order] * scale[:, None]
+
+
+def topic_vectors(papers: list[Paper], dims: int) -> np.ndarray:
+    """Each paper as a unit vector of the related-papers graph's `dims` leading eigenvectors:
+    papers of one topic point the same way (the map's broad regions are grouped on these)."""
+    vectors = _spectral(_graph(papers), min(dims, len(papers) - 2))
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
 def positions(papers: list[Paper]) -> np.ndarray:

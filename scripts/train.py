@@ -9,13 +9,17 @@ and writes their parameters to `generator/data/choices.yml` and
 
 - name: logistic regression, one row per name candidate; label: `evaluate.name_hit`
   (the real title carries the name, or spells it out and has no colon name of its own). The threshold for leading with the best
-  candidate is the highest that keeps 97% of the colon names that always leading with
-  it would get: the model drops the names least likely to be in the title.
+  candidate is the highest that keeps 97% of the colon names that always showing it
+  would get: the model drops the names least likely to be in the title. A shown name leads
+  ('Name: phrase') only above the probability where LEAD_PRECISION of the training titles
+  led so carry the name; else it follows the phrase ('phrase (Name)').
 - phrase: ridge regression, one row per descriptive phrase; target: ROUGE-1 F1 of the
   phrase against the real title without its leading "Name:".
 - sentence: ridge regression, one row per abstract sentence of a paper with an author
   TL;DR; target: ROUGE-1 F1 of the sentence against the TL;DR.
 - titleness: log ratio of a word's rate in real titles to its rate in abstracts.
+- words: lower-case words written in lower case in COMMON_WORD_DOCS abstracts or more
+  ('recipe': so 'REcipe' is a highlighted common word, while 'GNNCert' is a coined name).
 - verbs: words that abstracts use after "we", "to", a modal, "it", "which" or an adverb
   at least VERB_SHARE of the time (third-person forms: VERB_SHARE_THIRD_PERSON), seen
   VERB_MIN_COUNT times or more.
@@ -69,6 +73,10 @@ _VERB_CUES = frozenset(
     "consistently significantly still further then".split()
 )
 RECALL_KEPT = 0.97
+# A title leads with its name only where such names are in the real title 4 times in 5 (on
+# the training papers); a less certain name follows the phrase.
+LEAD_PRECISION = 0.8
+COMMON_WORD_DOCS = 5
 
 
 def venue(corpus: str) -> str:
@@ -81,7 +89,8 @@ class Example:
     title: str
     tldr: str | None
     text: str
-    names: list  # (IntroducedName, rank, features, label)
+    proposal: tuple  # what the name rules read: (text without URLs, bold words, acronyms, URLs)
+    names: list  # IntroducedName candidates, in the rules' order
     phrases: list  # (features-inputs, target)
     sentences: list[str]
 
@@ -103,9 +112,8 @@ def extract(corpus_dir: Path) -> list[Example]:
                 continue
             parts = markup.segments(record.abstract)
             text = markup.to_plain(parts)
-            names = name_candidates(markup.URL.sub("", text), _bold_words(parts), find_acronyms(text), frozenset())
-            phrases = descriptor_candidates(text, names)
-            examples.append(Example(path.stem, record.title, record.tldr, text, names, phrases, list(sentences(text))))
+            proposal = (markup.URL.sub("", text), _bold_words(parts), find_acronyms(text), markup.urls(parts))
+            examples.append(Example(path.stem, record.title, record.tldr, text, proposal, [], [], list(sentences(text))))
     return examples
 
 
@@ -117,6 +125,13 @@ def titleness(examples: list[Example]) -> dict[str, float]:
     n_title, n_abstract = sum(in_titles.values()), sum(in_abstracts.values())
     vocabulary = sorted(w for w in set(in_titles) | set(in_abstracts) if in_titles[w] + in_abstracts[w] >= MIN_WORD_COUNT)
     return {w: round(math.log((in_titles[w] + 0.5) / n_title) - math.log((in_abstracts[w] + 0.5) / n_abstract), 3) for w in vocabulary}
+
+
+def common_words(examples: list[Example]) -> frozenset[str]:
+    documents = Counter()
+    for example in examples:
+        documents.update(set(re.findall(r"\b[a-z]{3,}\b", example.text)))
+    return frozenset(w for w, n in documents.items() if n >= COMMON_WORD_DOCS)
 
 
 def verbs(examples: list[Example]) -> frozenset[str]:
@@ -165,33 +180,57 @@ def name_rows(example: Example) -> list[tuple[dict, bool]]:
     return [(name_features(n, rank, example.text, example.sentences, url_text), name_label(n, example.title)) for rank, n in enumerate(example.names)]
 
 
-def choose_threshold(model: learned.Linear, examples: list[Example]) -> float:
-    """The highest probability for leading with the best name that keeps colon-name recall
-    within RECALL_KEPT of always leading with it: precision rises, names stay."""
+def first_name_odds(model: learned.Linear, examples: list[Example]) -> list[tuple[float, bool, bool]]:
+    """Per paper with an introduced name: the model's probability for the first one (the only
+    name a title shows, `titles.choose_name`), whether the real title carries it, and whether
+    the real title leads with it as a colon name."""
     papers = []
     for example in examples:
-        rows = name_rows(example)
         real = real_title_name(example.title)
         colon = bool(real and real.colon)
-        # The title can lead only with the first name the abstract introduces (`titles.choose_name`).
-        first = next((row for row, name in zip(rows, example.names) if name.rule not in NOT_INTRODUCED), None)
+        first = next((row for row, name in zip(name_rows(example), example.names) if name.rule not in NOT_INTRODUCED), None)
         if first:
             features, hit = first
-            papers.append((model.probability(features), hit and colon))
+            papers.append((model.probability(features), hit, hit and colon))
+    return papers
+
+
+def choose_threshold(papers: list[tuple[float, bool, bool]]) -> float:
+    """The highest probability for showing the best name that keeps colon-name recall within
+    RECALL_KEPT of always showing it: precision rises, names stay."""
 
     def recall(threshold: float) -> int:
-        return sum(1 for probability, colon_hit in papers if colon_hit and probability >= threshold)
+        return sum(1 for probability, _, colon_hit in papers if colon_hit and probability >= threshold)
 
     always = recall(0.0)
     return max(t / 100 for t in range(0, 100) if recall(t / 100) >= RECALL_KEPT * always)
 
 
+def choose_lead_threshold(papers: list[tuple[float, bool, bool]], floor: float) -> float:
+    """The lowest probability at which leading titles with their name is right (the real title
+    carries it) LEAD_PRECISION of the time on the training papers: a wrong 'Name:' misleads
+    more than a name after the phrase."""
+    for t in range(round(floor * 100), 100):
+        chosen = [hit for probability, hit, _ in papers if probability >= t / 100]
+        if chosen and sum(chosen) >= LEAD_PRECISION * len(chosen):
+            return t / 100
+    return 1.0
+
+
+def propose(example: Example) -> Example:
+    """The rules' name and phrase candidates, with the word lists in use (`learned.use`)."""
+    text, bold, acronyms, urls = example.proposal
+    names = name_candidates(text, bold, acronyms, frozenset(), urls=urls)
+    return replace(example, names=names, phrases=descriptor_candidates(example.text, names))
+
+
 def train(examples: list[Example]) -> learned.Choices:
-    words, verb_list = titleness(examples), verbs(examples)
-    # Candidates depend on the verb list (a subject ends at its verb): propose them with this one.
-    learned.use(learned.Choices(titleness=words, verbs=verb_list))
+    words, verb_list, common = titleness(examples), verbs(examples), common_words(examples)
+    # Candidates depend on the word lists (a subject ends at its verb; 'REcipe' is a common
+    # word): propose them with these.
+    learned.use(learned.Choices(titleness=words, verbs=verb_list, words=common))
     try:
-        examples = [replace(e, phrases=descriptor_candidates(e.text, e.names)) for e in examples]
+        examples = [propose(e) for e in examples]
     finally:
         learned.use(None)
     rows, labels = [], []
@@ -217,7 +256,18 @@ def train(examples: list[Example]) -> learned.Choices:
                 rows.append(row)
                 targets.append(rouge1_f1(sentence, example.tldr))
     sentence_model = _fit_linear(rows, targets, None, classify=False)
-    return learned.Choices(name_model, choose_threshold(name_model, examples), phrase_model, sentence_model, words, verb_list)
+    odds = first_name_odds(name_model, examples)
+    threshold = choose_threshold(odds)
+    return learned.Choices(
+        name=name_model,
+        name_threshold=threshold,
+        name_lead_threshold=choose_lead_threshold(odds, threshold),
+        phrase=phrase_model,
+        sentence=sentence_model,
+        titleness=words,
+        verbs=verb_list,
+        words=common,
+    )
 
 
 def _linear_yaml(model: learned.Linear, extra: dict | None = None) -> dict:
@@ -230,11 +280,12 @@ def write(choices: learned.Choices, corpora: list[str]) -> None:
     header = (
         "# Learned by `make train` (scripts/train.py) from the real titles and TL;DRs of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
-        "# name: logistic regression (does the real title carry this name?), lead above `threshold`.\n"
+        "# name: logistic regression (does the real title carry this name?): shown above `threshold`,\n"
+        "#   leading the title ('Name: phrase') above `lead_threshold`, else after it ('phrase (Name)').\n"
         "# phrase, sentence: ridge regression of ROUGE-1 F1 against the real title / TL;DR.\n"
     )
     body = {
-        "name": _linear_yaml(choices.name, {"threshold": choices.name_threshold}),
+        "name": _linear_yaml(choices.name, {"threshold": choices.name_threshold, "lead_threshold": choices.name_lead_threshold}),
         "phrase": _linear_yaml(choices.phrase),
         "sentence": _linear_yaml(choices.sentence),
     }
@@ -244,6 +295,8 @@ def write(choices: learned.Choices, corpora: list[str]) -> None:
     (DATA / "title_words.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     header = "# words abstracts use mostly as verbs; learned by `make train` (scripts/train.py)"
     (DATA / "verbs.txt").write_text("\n".join([header, *sorted(choices.verbs)]) + "\n", encoding="utf-8")
+    header = f"# words written in lower case in {COMMON_WORD_DOCS}+ abstracts; learned by `make train` (scripts/train.py)"
+    (DATA / "words.txt").write_text("\n".join([header, *sorted(choices.words)]) + "\n", encoding="utf-8")
 
 
 def _records(corpus_dir: Path, corpus: str):

@@ -15,7 +15,7 @@ import re
 import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import frontmatter
 import pytest
@@ -648,6 +648,33 @@ def test_browse_filters_combine_count_as_the_index_says_and_answer_at_once(tab, 
     title = first.inner_text()
     first.click()
     expect(page.locator("article h1")).to_have_text(title)
+    tab.assert_clean()
+
+
+def test_browse_choices_are_kept_in_the_address_to_share_and_come_back_to(tab, site):
+    index = json.loads((site / "browse.json").read_text(encoding="utf-8"))
+    papers = index["papers"]
+    area = max(range(len(index["areas"])), key=lambda a: sum(p[2] == a for p in papers))
+    tag = max(range(len(index["tags"])), key=lambda t: sum(p[2] == area and t in p[4] for p in papers))
+    expected = sum(p[2] == area and tag in p[4] for p in papers)
+    query = urlencode({"area": index["areas"][area], "tag": index["tags"][tag]})
+    # A shared link opens with its choices made.
+    page = tab.open(f"browse/?{query}")
+    page.wait_for_function(DATA_PAGES_READY)
+    status = page.locator(".browse__status")
+    expect(status).to_have_text(f"{expected} paper{'s' if expected != 1 else ''}")
+    expect(page.locator(f".browse__facet--areas input[value='{area}']")).to_be_checked()
+    # A change is written back to the address; a paper opened from the list, then Back, returns to it.
+    page.locator(f".browse__facet--areas input[value='{area}']").uncheck()
+    expected = sum(tag in p[4] for p in papers)
+    expect(status).to_have_text(f"{expected} paper{'s' if expected != 1 else ''}")
+    assert parse_qs(urlsplit(page.url).query) == {"tag": [index["tags"][tag]]}
+    page.locator(".browse__results a").first.click()
+    expect(page).to_have_url(re.compile(r"/papers/[^/]+/$"))
+    page.go_back()
+    page.wait_for_function(DATA_PAGES_READY)
+    expect(status).to_have_text(f"{expected} paper{'s' if expected != 1 else ''}")
+    expect(page.locator(f".browse__facet--tags input[value='{tag}']")).to_be_checked()
     tab.assert_clean()
 
 

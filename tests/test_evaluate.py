@@ -167,7 +167,7 @@ def test_reason_quality_counts_tags_phrases_and_names_not_lone_words(reason, usa
     [
         ("We propose X, a benchmark for web agents.", True),
         ("We propose X. It works well.", False),
-        ("We propose " + "x" * 190 + ".", False),  # 201 characters
+        ("We propose " + "x" * 240 + ".", False),  # 251 characters
         ("We propose a benchmark for web agents that…", False),
         ("A benchmark for web agents", False),
     ],

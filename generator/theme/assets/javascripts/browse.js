@@ -3,25 +3,14 @@
 // [tags]] by number, far smaller than papers.json. Within areas and within collections any
 // checked one will do; checked tags must all be there; every title word must appear. Each
 // choice's count is how many papers it would leave, recounted in one pass on every change.
+// The choices live in the address (?area=…&tag=…&collection=…&q=…, by name), so a reader can
+// bookmark or share a selection and come Back to it from a paper.
 // Names and titles come from input: set with textContent only.
 (() => {
   const SHOWN = 50;  // results listed at a time
+  const PARAMS = { areas: "area", collections: "collection", tags: "tag" };
 
-  document$.subscribe(({ body }) => {
-    const root = body.querySelector(".browse[data-src]");
-    if (!root || root.dataset.ready) return;
-    root.dataset.ready = "loading";
-    fetch(new URL(root.dataset.src, location.href))
-      .then((response) => {
-        if (!response.ok) throw new Error(`browse data: HTTP ${response.status}`);
-        return response.json();
-      })
-      .then((data) => start(root, data))
-      .catch((error) => {
-        root.dataset.ready = "failed";
-        console.warn(error);
-      });
-  });
+  withPageData(".browse", start);
 
   const element = (tag, properties = {}, ...children) => {
     const node = Object.assign(document.createElement(tag), properties);
@@ -43,7 +32,7 @@
     return { fieldset, boxes, checked: () => boxes.filter((b) => b && b.box.checked).map((b) => Number(b.box.value)) };
   }
 
-  function start(root, data) {
+  function start(root, body, data) {
     const papers = data.papers;
     const totals = new Array(data.tags.length).fill(0);
     for (const paper of papers) for (const tag of paper[4]) totals[tag] += 1;
@@ -68,6 +57,29 @@
     const titles = papers.map((p) => p[0].toLowerCase());
     let shown = SHOWN;
     let matching = [];
+    const facets = { areas, collections, tags };
+
+    function restore() {
+      const query = new URLSearchParams(location.search);
+      for (const [key, param] of Object.entries(PARAMS)) {
+        const wanted = new Set(query.getAll(param));
+        facets[key].boxes.forEach((entry, index) => {
+          if (entry) entry.box.checked = wanted.has(data[key][index]);
+        });
+      }
+      words.value = query.get("q") || "";
+    }
+
+    // replaceState, not pushState: Back leaves the page rather than undoing one click.
+    function remember() {
+      const query = new URLSearchParams();
+      for (const [key, param] of Object.entries(PARAMS)) {
+        for (const index of facets[key].checked()) query.append(param, data[key][index]);
+      }
+      if (words.value.trim()) query.set("q", words.value.trim());
+      const search = query.toString();
+      history.replaceState(history.state, "", `${location.pathname}${search ? `?${search}` : ""}${location.hash}`);
+    }
 
     function update() {
       const wantedWords = words.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -104,6 +116,7 @@
       root.dataset.count = String(matching.length);
       shown = SHOWN;
       list();
+      remember();
     }
 
     function list() {
@@ -129,7 +142,8 @@
     const controls = element("div", { className: "browse__controls" },
       element("label", { className: "browse__words-label" }, "Title words ", words), areas.fieldset, collections.fieldset, tags.fieldset, clear);
     root.append(controls, element("div", { className: "browse__list" }, status, results, more));
+    restore();
     update();
-    root.dataset.ready = "true";
+    performance.mark("browse-ready");  // when the page answered (scripts/explore_bench.py reads it)
   }
 })();

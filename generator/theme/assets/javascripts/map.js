@@ -17,21 +17,7 @@
     "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d",
     "#31a354", "#756bb1", "#636363"];
 
-  document$.subscribe(({ body }) => {
-    const frame = body.querySelector(".topic-map[data-src]");
-    if (!frame || frame.dataset.ready) return;
-    frame.dataset.ready = "loading";
-    fetch(new URL(frame.dataset.src, location.href))
-      .then((response) => {
-        if (!response.ok) throw new Error(`map data: HTTP ${response.status}`);
-        return response.json();
-      })
-      .then((data) => start(frame, body, data))
-      .catch((error) => {
-        frame.dataset.ready = "failed";
-        console.warn(error);
-      });
-  });
+  withPageData(".topic-map", start);
 
   function start(frame, body, data) {
     const canvas = frame.querySelector("canvas");
@@ -140,8 +126,8 @@
       }
     }
 
-    // Larger regions first; a label that would touch one already placed, or leave the map, is
-    // left out. What was placed is written to data-labels (tests and curious readers).
+    // Larger regions first; a label that would touch one already placed is left out. What was
+    // placed is written to data-labels (tests and curious readers).
     function labels(style) {
       const fine = view.zoom >= FINE_ZOOM;
       const regions = fine ? data.fine : data.broad;
@@ -160,17 +146,22 @@
         const scale = Math.min(size.width, size.height) * view.zoom;
         const cx = (region.x / GRID - view.x) * scale + size.width / 2;
         const cy = (region.y / GRID - view.y) * scale + size.height / 2;
-        const box = { left: cx - w / 2, top: cy - h / 2, right: cx + w / 2, bottom: cy + h / 2 };
-        if (box.left < 0 || box.top < 0 || box.right > size.width || box.bottom > size.height) continue;
+        // A label whose papers lie by the map's edge is moved inside it; one whose papers are
+        // off screen (panned or zoomed away) is not shown.
+        if (cx < 0 || cy < 0 || cx > size.width || cy > size.height || w > size.width) continue;
+        const left = Math.min(Math.max(cx - w / 2, 0), size.width - w);
+        const top = Math.min(Math.max(cy - h / 2, 0), size.height - h);
+        const box = { left, top, right: left + w, bottom: top + h };
+        const x = (box.left + box.right) / 2;
         if (placed.some((b) => box.left < b.right && b.left < box.right && box.top < b.bottom && b.top < box.bottom)) continue;
         placed.push({ ...box, label: region.label });
         lines.forEach((line, index) => {
           const y = box.top + 2 + (fontSize + 2) * (index + 0.5);
           context.lineWidth = 4;
           context.strokeStyle = halo;
-          context.strokeText(line, cx, y);
+          context.strokeText(line, x, y);
           context.fillStyle = ink;
-          context.fillText(line, cx, y);
+          context.fillText(line, x, y);
         });
       }
       frame.dataset.level = fine ? "fine" : "broad";
@@ -332,7 +323,6 @@
       view = { x: xs[index], y: ys[index], zoom: 4 };
       show(index, size.width / 2, size.height / 2);
     }
-    frame.dataset.ready = "true";
     // When the map answered, in ms from the start of the page load (the benchmark reads it).
     performance.mark("topic-map-ready");
   }

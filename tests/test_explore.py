@@ -1,0 +1,38 @@
+"""Region names on the topic map: what a reader sees written over a region must name its papers."""
+
+from collections import Counter
+
+import numpy as np
+
+from generator.explore import _densest, _label
+
+
+def name(*groups: tuple[int, set[str]], others: int = 400) -> str | None:
+    """The broad label of a region made of `groups` (count, terms) in a collection with
+    `others` more papers about something else."""
+    terms = [set(t) for count, t in groups for _ in range(count)]
+    members = np.arange(len(terms))
+    terms += [{"other topic", f"paper {i}"} for i in range(others)]
+    return _label(terms, members, Counter(t for s in terms for t in s), 2, set())
+
+
+def test_two_topics_on_the_same_papers_make_one_label():
+    assert name((60, {"alignment", "RLHF"}), (40, {"alignment"})) == "alignment · RLHF"
+
+
+def test_two_topics_on_different_papers_are_not_joined():
+    assert name((50, {"molecules"}), (50, {"speech and audio"})) in {"molecules", "speech and audio"}
+
+
+def test_a_narrower_term_of_the_same_words_is_not_repeated():
+    assert name((60, {"robotics", "robotic manipulation"}), (40, {"robotics"})) == "robotics"
+
+
+def test_a_term_too_rare_in_the_region_or_too_long_is_no_label():
+    assert name((5, {"a rare phrase"}), (95, {"too many words to be a label"})) is None
+
+
+def test_a_label_sits_where_its_papers_are_thickest():
+    thick = np.random.default_rng(0).normal([0.2, 0.7], 0.01, size=(30, 2))
+    scattered = np.random.default_rng(1).uniform(0, 1, size=(10, 2))
+    assert np.allclose(_densest(np.vstack([scattered, thick])), [0.2, 0.7], atol=0.02)
