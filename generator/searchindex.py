@@ -109,6 +109,7 @@ class Stream:
         )
         self._answers: dict[int | None, dict] = {}
         self._ended = False  # the service closed its output
+        self._count = 0  # answers received
         self._answered = threading.Condition()
         self._sent = 0
         # Bounded: when Pagefind falls behind (a busy machine), MkDocs waits rather than the
@@ -135,16 +136,24 @@ class Stream:
             for path in sorted(pages.keys() - self.sizes.keys()):
                 if BUNDLE not in Path(path).parts[:1]:
                     self.add(path, pages[path].read_text(encoding="utf-8", errors="replace"))
-            answers = [self._ask({"type": "WriteFiles", "index_id": self._index, "output_path": str(site_dir / f".{BUNDLE}-new")})]
+            # The service works on several messages at once: the bundle is written only when
+            # every page has been answered for (else it raced the last pages: an empty entry file).
             with self._answered:
-                answers += list(self._answers.values())
+                if not self._answered.wait_for(lambda: self._count == self._sent or self._ended, timeout=600):
+                    raise PluginError("search index: pagefind did not answer")
+                answers = list(self._answers.values())
             errors = [a.get("message", "") for a in answers if a.get("type") == "Error"]
             if errors:
                 raise PluginError(f"search index: pagefind failed: {errors[0]}")
-            entry = json.loads((site_dir / f".{BUNDLE}-new" / "pagefind-entry.json").read_text(encoding="utf-8"))
-            count = sum(language.get("page_count", 0) for language in entry.get("languages", {}).values())
+            self._ask({"type": "WriteFiles", "index_id": self._index, "output_path": str(site_dir / f".{BUNDLE}-new")})
         finally:
             self.close()
+        try:
+            entry = json.loads((site_dir / f".{BUNDLE}-new" / "pagefind-entry.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:  # a bundle not wholly written: index the folder instead
+            log.info(f"abstracts: streamed search index incomplete ({error}); indexing the site folder")
+            return build(site_dir, language=self.language)
+        count = sum(language.get("page_count", 0) for language in entry.get("languages", {}).values())
         _install(site_dir)
         log.info(f"abstracts: search index of {count} pages in {time.perf_counter() - self.started:.1f} s (streamed)")
         return count
@@ -199,6 +208,7 @@ class Stream:
                 payload = answer.get("payload", {})
                 with self._answered:
                     self._answers[answer.get("message_id")] = payload  # None: a message it could not read
+                    self._count += 1
                     self._answered.notify_all()
         with self._answered:
             self._ended = True
