@@ -24,6 +24,7 @@ from .write import write_atomic
 FOLDER = ".abstracts-site"
 STATE = "state.json"
 PAPERS = "papers.pickle"
+MEMORY_UNSAVED = 25  # papers a long-running caller may derive before the disk cache is rewritten
 
 
 @cache
@@ -53,11 +54,16 @@ def record_key(record: Record) -> str:
 
 
 class RunCache:
-    def __init__(self, docs_dir: Path):
+    def __init__(self, docs_dir: Path, memory: dict[Record, tuple[str, Paper]] | None = None):
+        """`memory`: the papers a long-running caller kept from its last run (generator.session)
+        by record, looked up before the disk cache and updated to this run's papers on `save`."""
         self.folder = docs_dir / FOLDER
         self.state: dict = self._load_state()
+        self.memory = memory
         self._papers: dict[str, Paper] | None = None
         self.fresh_papers: dict[str, Paper] = {}
+        self._records: dict[Record, tuple[str, Paper]] = {}
+        self.derived = 0
 
     def _load_state(self) -> dict:
         try:
@@ -77,9 +83,13 @@ class RunCache:
         return True
 
     def paper(self, record: Record) -> tuple[str, Paper | None]:
+        if self.memory and record in self.memory:
+            return self.memory[record]
+        key = record_key(record)
+        if self.memory:
+            return key, None  # new or edited: not worth unpickling an older run's papers (0.5 s at 4,200)
         if self._papers is None:
             self._papers = self._load_papers()
-        key = record_key(record)
         return key, self._papers.get(key)
 
     def _load_papers(self) -> dict[str, Paper]:
@@ -93,9 +103,13 @@ class RunCache:
         return papers if isinstance(papers, dict) else {}
 
     def save(self, fingerprint: str, files: dict[str, int], summary) -> None:
-        """Remember this run (file sizes, what it reported); the enrich cache keeps only this run's records."""
+        """Remember this run (file sizes, what it reported); the enrich cache keeps only this run's
+        records. A long-running caller (`memory`) rewrites it only when a run derived more than
+        a few papers: after an edit of one abstract the cache on disk misses just that one, and
+        the edit is served ~0.2 s sooner (pickling 2,200 papers)."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.folder / PAPERS, pickle.dumps(self.fresh_papers, protocol=pickle.HIGHEST_PROTOCOL))
+        if self.memory is None or not self.memory or self.derived > MEMORY_UNSAVED:
+            write_atomic(self.folder / PAPERS, pickle.dumps(self.fresh_papers, protocol=pickle.HIGHEST_PROTOCOL))
         state = {
             "code": code_fingerprint(),
             "fingerprint": fingerprint,
@@ -106,3 +120,14 @@ class RunCache:
             "duplicates": summary.report.duplicates,
         }
         write_atomic(self.folder / STATE, json.dumps(state, indent=1).encode("utf-8"))
+        if self.memory is not None:
+            self.memory.clear()
+            self.memory.update(self._records)
+
+    def keep(self, record: Record, key: str, paper: Paper, derived: bool) -> None:
+        """`paper` is `record`'s in this run (`derived` now, or found in a cache): remembered on
+        disk (and in memory)."""
+        self.fresh_papers[key] = paper
+        self.derived += derived
+        if self.memory is not None:
+            self._records[record] = (key, paper)

@@ -13,6 +13,9 @@ class InputError(Exception):
         self.where = where
         self.message = message
 
+    def __reduce__(self):  # raised again in the process that forked the run (generator.parallel.Later)
+        return (InputError, (self.where, self.message))
+
 
 @dataclass
 class Report:

@@ -4,6 +4,7 @@ one paper's name in another's abstract, unique slugs and titles, the glossary.""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -17,6 +18,7 @@ from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
+from .session import Memo
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
@@ -183,25 +185,54 @@ def document(paper: Paper) -> str:
     return " ".join([paper.title if paper.given_title else "", URL.sub(" ", paper.text), *paper.tags, *paper.tags, *paper.keyphrases])
 
 
-def add_related(papers: list[Paper], count: int) -> list[Paper]:
-    """The `count` most related papers (see generator.similar), each with its score and reasons."""
+def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> list[Paper]:
+    """The `count` most related papers (see generator.similar), each with its score and reasons.
+    With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
+    TF-IDF rows changed since the last run."""
     if len(papers) < 2 or count <= 0:
         return papers
     found = neighbours([document(p) for p in papers], [p.area for p in papers], count)
+    pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
+
+    def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
+        i, j = pair
+        return _reasons(papers[i], papers[j], found.matrix, i, j, found.terms)
+
+    if memo is None:
+        explained = dict(zip(pairs, ordered_map(reasons, pairs)))
+    else:
+        rows = _row_keys(found.matrix, found.terms)
+        keys = {(i, j): (_reason_key(papers[i]), rows[i], _reason_key(papers[j]), rows[j]) for i, j in pairs}
+        missing = [pair for pair in pairs if not memo.known(keys[pair])]
+        for pair, value in zip(missing, ordered_map(reasons, missing)):
+            memo.put(keys[pair], value)
+        explained = {pair: memo.get(keys[pair], lambda: None) for pair in pairs}
 
     def related(i: int) -> tuple[Related, ...]:
         return tuple(
-            Related(
-                id=papers[j].id,
-                title=papers[j].title,
-                slug=papers[j].slug,
-                score=round(score, 3),
-                reasons=_reasons(papers[i], papers[j], found.matrix, i, j, found.terms),
-            )
+            Related(id=papers[j].id, title=papers[j].title, slug=papers[j].slug, score=round(score, 3), reasons=explained[i, j])
             for j, score in found.lists[i]
         )
 
-    return [replace(paper, related=links) for paper, links in zip(papers, ordered_map(related, range(len(papers))))]
+    return [replace(paper, related=related(i)) for i, paper in enumerate(papers)]
+
+
+def _reason_key(paper: Paper) -> tuple:
+    """Everything of a paper that `_reasons` reads besides its TF-IDF row (candidate phrases
+    and name spellings come from the text)."""
+    return (paper.name, paper.text, paper.tags, paper.keyphrases, paper.area)
+
+
+def _row_keys(matrix, terms: np.ndarray) -> list[bytes]:
+    """Each TF-IDF row by value (its terms and weights): a row changes when the paper does, or
+    when a word it shares with an edited paper changes its document frequency."""
+    keys = []
+    for i in range(matrix.shape[0]):
+        start, end = matrix.indptr[i], matrix.indptr[i + 1]
+        digest = hashlib.blake2b(matrix.data[start:end].tobytes(), digest_size=16)
+        digest.update("\0".join(terms[matrix.indices[start:end]]).encode())
+        keys.append(digest.digest())
+    return keys
 
 
 def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
@@ -368,12 +399,12 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
     return entries
 
 
-def link(papers: list[Paper], related_count: int) -> list[Paper]:
+def link(papers: list[Paper], related_count: int, memo: Memo | None = None) -> list[Paper]:
     papers = drop_common_names(papers)
     papers = unique_slugs(papers)
     papers = drop_dominant_tags(papers)
     papers = add_keyphrases(papers)
     papers = unique_titles(papers)
     papers = add_mentions(papers)
-    return add_related(papers, related_count)
+    return add_related(papers, related_count, memo)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -50,3 +51,41 @@ def ordered_map(function: Callable[[Item], Result], items: Sequence[Item]) -> It
             yield from pool.imap(_run, range(len(items)), chunksize=CHUNK)
     finally:
         _job = None
+
+
+class Later(Generic[Result]):
+    """function() computed in a forked process while this one goes on; `result()` waits for it.
+    In this process, at once, where workers are not used (one core, not Linux)."""
+
+    def __init__(self, function: Callable[[], Result]):
+        self._pid = 0
+        if workers() < 2 or not sys.platform.startswith("linux"):
+            self._value = function()
+            return
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, leave without running the parent's cleanup
+            os.close(read)
+            try:
+                try:
+                    data = pickle.dumps((True, function()), protocol=pickle.HIGHEST_PROTOCOL)
+                except BaseException as error:  # raised again in the parent
+                    data = pickle.dumps((False, error))
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(data)
+            finally:
+                os._exit(0)
+        os.close(write)
+        self._pid, self._read = pid, read
+
+    def result(self) -> Result:
+        if self._pid:
+            with os.fdopen(self._read, "rb") as pipe:
+                data = pipe.read()
+            os.waitpid(self._pid, 0)
+            self._pid = 0
+            ok, value = pickle.loads(data) if data else (False, RuntimeError("a forked worker ended without a result"))
+            if not ok:
+                raise value
+            self._value = value
+        return self._value

@@ -16,7 +16,8 @@ from .errors import InputError, Report
 from .link import glossary, link
 from .model import Paper, Record
 from .parallel import ordered_map
-from .render import RenderedPages, render_site
+from .render import render_site
+from .session import Session
 from .sources import input_files, read_files
 from .tagging import vocabulary
 from .write import WriteResult, write_site
@@ -79,9 +80,10 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     derived = iter(tqdm(ordered_map(enrich, missing), total=len(missing), desc="enrich", unit="paper", disable=not show, leave=False))
     papers = []
     for (record, duplicates), (key, paper) in zip(merged, cached):
-        if paper is None:
+        fresh = paper is None
+        if fresh:
             paper = next(derived)
-        run_cache.fresh_papers[key] = paper
+        run_cache.keep(record, key, paper, fresh)
         if duplicates:
             paper = replace(paper, also_in=tuple(d.origin for d in duplicates))
         papers.append(paper)
@@ -103,9 +105,9 @@ def site_title_for(papers: list[Paper], settings: Settings) -> str:
     return collections[0] if len(collections) == 1 else "Paper abstracts"
 
 
-def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings(), remembered: RenderedPages | None = None) -> Summary:
+def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings(), session: Session | None = None) -> Summary:
     """Generate the pages for `inputs` into `docs_dir`; a caller that runs again (mkdocs serve)
-    passes the same `remembered` each time, so unchanged paper pages are not rendered again."""
+    passes the same `session` each time, so an edit recomputes only what it changes."""
     start = time.perf_counter()
     report = Report()
     stages: dict[str, float] = {}
@@ -119,7 +121,7 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
     if docs_dir.exists() and not docs_dir.is_dir():
         raise InputError(str(docs_dir), "output folder is a file")
     files = input_files(inputs, report)
-    run_cache = RunCache(docs_dir)
+    run_cache = RunCache(docs_dir, session.papers if session is not None else None)
     fingerprint = run_fingerprint(files, (settings.related, settings.site_title, str(settings.source_root), settings.site_url))
     if run_cache.unchanged(fingerprint, docs_dir):
         # Nothing changed since the last run: nothing to derive, nothing to write.
@@ -127,13 +129,15 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
         report.warnings, report.duplicates = state["warnings"], state["duplicates"]
         unchanged = WriteResult(unchanged=len(state["files"]))
         return Summary(state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t})
+    if session is not None:
+        session.next_run()
     papers = load(files, settings, report, run_cache)
     t = lap("read+enrich", t)
-    papers = link(papers, settings.related)
+    papers = link(papers, settings.related, session.reasons if session is not None else None)
     t = lap("link", t)
-    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, remembered)
+    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session)
     t = lap("render", t)
-    written = write_site(docs_dir, outputs)
+    written = write_site(docs_dir, outputs, session.written if session is not None else None)
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)
     run_cache.save(fingerprint, written.sizes, summary)

@@ -45,17 +45,38 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def write_site(docs_dir: Path, files: dict[str, str]) -> WriteResult:
+def _remember(left: dict[str, tuple[str, int, int]] | None, relative: str, text: str, path: Path) -> None:
+    if left is None:
+        return
+    stat = path.stat()
+    left[relative] = (text, stat.st_size, stat.st_mtime_ns)
+
+
+def write_site(docs_dir: Path, files: dict[str, str], last: dict[str, tuple[str, int, int]] | None = None) -> WriteResult:
+    """`last` (kept by a long-running caller, updated here): per file, the text the previous
+    run left and the size and mtime it had; a file still so on disk is not read again."""
     if docs_dir.exists() and not docs_dir.is_dir():
         raise InputError(str(docs_dir), "output folder is a file")
     result = WriteResult()
+    left: dict[str, tuple[str, int, int]] | None = None if last is None else {}
     for relative, text in sorted(files.items()):
         path = docs_dir / relative
+        if last is not None and relative in last and last[relative][0] == text:
+            try:
+                stat = path.stat()
+            except OSError:
+                stat = None
+            if stat is not None and (stat.st_size, stat.st_mtime_ns) == last[relative][1:]:
+                result.sizes[relative] = stat.st_size
+                result.unchanged += 1
+                left[relative] = last[relative]  # type: ignore[index]
+                continue
         data = text.encode("utf-8")
         result.sizes[relative] = len(data)
         if path.is_file():
             if path.stat().st_size == len(data) and path.read_bytes() == data:
                 result.unchanged += 1
+                _remember(left, relative, text, path)
                 continue
             if relative in ROOT_FILES and not is_generated(path):
                 result.kept_hand_written.append(relative)
@@ -65,6 +86,10 @@ def write_site(docs_dir: Path, files: dict[str, str]) -> WriteResult:
         except OSError as exc:
             raise InputError(str(path), f"cannot write: {exc.strerror}") from None
         result.written.append(relative)
+        _remember(left, relative, text, path)
+    if last is not None and left is not None:
+        last.clear()
+        last.update(left)
     for section in SECTIONS.values():
         folder = docs_dir / section.folder
         if not folder.is_dir():

@@ -7,7 +7,8 @@ Run from the repository root (the corpora live beside it, in ../shared/corpus/):
     .venv/bin/python scripts/bench.py --repeat 1 --sizes 40,2200       # quick
     .venv/bin/python scripts/bench.py --sizes 4200 --json bench.json   # also write every run as JSON
     .venv/bin/python scripts/bench.py --repo /tmp/before                # another checkout (before/after)
-    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 10 s
+    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 20 s
+    .venv/bin/python scripts/bench.py --sizes 2200 --edits 0           # without the `mkdocs serve` step
 
 Sizes (approximate paper counts; the table shows the real count):
 
@@ -31,6 +32,8 @@ One run at one size does, in order:
 
     generate   `python -m generator generate INPUTS --out DOCS` into an empty folder
     no-op      the same command again into the same DOCS (nothing changed)
+    warm       one abstract edited (a sentence appended), the same command into a copy of DOCS
+               with its caches; the input is restored afterwards
     stages     the pipeline in-process (generator.pipeline.generate with its stage functions
                wrapped) into another empty folder: seconds and peak RSS of each stage
     full       `python -m generator build INPUTS --site SITE --config mkdocs.yml`: the plugin
@@ -43,23 +46,37 @@ One run at one size does, in order:
                site_name set to the generated home page's title, as the full build sets it);
                without the plugin there is no search index either (the plugin builds Pagefind's),
                so full/bare counts indexing as the generator's overhead
+    serve      `python -m mkdocs serve --livereload --dirty` with the checkout's mkdocs.yml, its
+               plugin's inputs pointed at copies of INPUTS; after the first build and search index,
+               --edits times: a sentence with a new word is appended to one abstract of the first
+               input file, and the served paper page is fetched every 20 ms until it holds the
+               word (edit-to-served: what a reader of the open page waits); the server then
+               finishes its background search index before the next edit
 
 Columns of the main table (medians over --repeat runs; ratios are computed within each run,
 then the median is taken):
 
     papers        paper pages in the full site (site/papers/**/index.html)
     gen s         wall time of `generate` into an empty folder, interpreter start-up included
+    gen cpu       user + system CPU seconds of that process and its workers (steadier than wall
+                  time on a busy machine; both cores count)
     gen MiB       peak RSS of that process
     gen in s      the generator's own timing of that run as it prints it (`... in X s`):
                   the pipeline without interpreter start-up and imports
+    warm s        wall time of the `warm` step: one abstract edited, caches on disk (a new process)
     noop s        wall time of the second, no-op `generate` into the same folder
     noop in s     the generator's own timing of the no-op run
     rewr          files the no-op run rewrote (mtime or inode changed), plus created/removed ones
+    edit s        median edit-to-served seconds under `mkdocs serve` (see `serve`; targets <= 2 s
+                  at ~2,200 papers, <= 3 s at ~4,200)
+    edit cpu      median CPU seconds the server used from the edit to the page served
     full s        wall time of `python -m generator build` (generator + MkDocs, one process)
     full MiB      peak RSS of that process
     bare s        wall time of the bare `mkdocs build` of the same Markdown, plugin disabled
     bare MiB      peak RSS of that process
     full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
+    cpu f/b       the same ratio of CPU seconds (the generator's forked workers and Pagefind
+                  count; on an idle 2-core machine wall time can be lower than CPU time)
     site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
     KB/page       mean bytes of a paper page's index.html (shared assets excluded), 10^3 bytes
     max KB        largest paper page's index.html
@@ -187,6 +204,7 @@ class Proc:
     peak_rss_mib: float
     stdout: str
     stderr: str
+    cpu_seconds: float = 0.0  # user + system of the process and the children it waited for
 
 
 @dataclass(frozen=True)
@@ -230,7 +248,7 @@ def run(command: list[str], logs: Path, name: str, project: Project) -> Proc:
     if proc.returncode != 0:
         tail = "\n".join((stderr or stdout).strip().splitlines()[-15:])
         raise StepFailed(f"{name}: exit status {proc.returncode}: {' '.join(command)}\n{tail}")
-    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr)
+    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr, usage.ru_utime + usage.ru_stime)
 
 
 # ---- inputs -----------------------------------------------------------------------------------
@@ -431,8 +449,11 @@ def reported_seconds(output: str) -> float | None:
 # ---- one run ----------------------------------------------------------------------------------
 
 
-def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> dict:
+def one_run(project: Project, inputs: list[Path], work: Path, related: int, serve_edits: int) -> dict:
     python = sys.executable
+    # Copies, with the same names (a file's name is its collection's): the warm and serve steps edit them.
+    (work / "inputs").mkdir(parents=True, exist_ok=True)
+    inputs = [Path(shutil.copy2(path, work / "inputs" / path.name)) for path in inputs]
     files = [str(p) for p in inputs]
     logs = work / "logs"
     docs, stage_docs, full_docs = work / "docs", work / "stage-docs", work / "full-docs"
@@ -443,6 +464,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
     first = run(generate, logs, "generate", project)
     result["generate"] = {
         "seconds": first.seconds,
+        "cpu_seconds": first.cpu_seconds,
         "peak_rss_mib": first.peak_rss_mib,
         "reported_seconds": reported_seconds(first.stdout),
         "output": first.stdout.strip().splitlines()[:4],
@@ -463,6 +485,16 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
         "output": second.stdout.strip().splitlines()[:4],
     }
 
+    # Warm: one abstract edited, the same command into a copy of the folder (with its caches).
+    warm_docs = work / "warm-docs"
+    shutil.copytree(docs, warm_docs)
+    original = inputs[0].read_bytes()
+    edit_record(inputs[0], 0, "warm")
+    warm = run([python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related)], logs, "warm", project)
+    inputs[0].write_bytes(original)
+    shutil.rmtree(warm_docs, ignore_errors=True)
+    result["warm"] = {"seconds": warm.seconds, "cpu_seconds": warm.cpu_seconds, "peak_rss_mib": warm.peak_rss_mib, "reported_seconds": reported_seconds(warm.stdout)}
+
     probe = run(
         [python, "-c", STAGE_PROBE, json.dumps({"inputs": files, "out": str(stage_docs), "related": related})],
         logs, "stages", project,
@@ -479,6 +511,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
     mkdocs_said = re.search(r"Documentation built in ([\d.]+) seconds", full.stderr + full.stdout)
     result["full"] = {
         "seconds": full.seconds,
+        "cpu_seconds": full.cpu_seconds,
         "peak_rss_mib": full.peak_rss_mib,
         "mkdocs_reported_seconds": float(mkdocs_said.group(1)) if mkdocs_said else None,
         **site_metrics(full_site),
@@ -491,11 +524,120 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int) -> d
     config = work / "mkdocs-bare.yml"
     config.write_text(bare_config(project, docs, bare_site, site_title(docs)), encoding="utf-8")
     bare = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "bare", project)
-    result["bare"] = {"seconds": bare.seconds, "peak_rss_mib": bare.peak_rss_mib, **site_metrics(bare_site)}
+    result["bare"] = {"seconds": bare.seconds, "cpu_seconds": bare.cpu_seconds, "peak_rss_mib": bare.peak_rss_mib, **site_metrics(bare_site)}
     result["full_over_bare"] = full.seconds / bare.seconds
+    result["full_over_bare_cpu"] = full.cpu_seconds / bare.cpu_seconds
     shutil.rmtree(bare_site, ignore_errors=True)
     shutil.rmtree(docs, ignore_errors=True)
+    if serve_edits:
+        result["serve"] = edit_to_served(project, inputs, work / "serve", logs, serve_edits)
     return result
+
+
+# ---- edit to served ---------------------------------------------------------------------------
+
+
+def edit_record(path: Path, index: int, marker: str) -> str:
+    """Append a sentence with `marker` to the abstract of record `index` (JSON Lines); its id."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[index])
+    record["abstract"] = f"{record['abstract'].rstrip()} We also report {marker} results."
+    lines[index] = json.dumps(record, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(record.get("id"))
+
+
+def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path]) -> str:
+    """The checkout's mkdocs.yml with its plugin's inputs replaced and paths made absolute."""
+    text = bare_config(project, docs, site, None)  # docs_dir, site_dir, absolute custom_dir; no plugins
+    plugins = re.search(r"^plugins:\n(?:[ \t#-].*\n|\n)*", project.config.read_text(encoding="utf-8") + "\n", re.M)
+    block = plugins.group(0) if plugins else "plugins:\n  - abstracts:\n      inputs: []\n"
+    block = re.sub(r"^(\s+inputs:).*$", lambda m: f"{m.group(1)} {json.dumps([str(p) for p in inputs])}", block, flags=re.M)
+    theme = project.root / PACKAGE_THEME
+    if theme.is_dir():  # the plugin adds the theme and its assets itself
+        text = re.sub(r"^  custom_dir: .*\n", "", text, count=1, flags=re.M)
+        text = re.sub(r"^extra_(javascript|css):\n(  - .*\n)*", "", text, flags=re.M)
+    return text + block
+
+
+def fetch(url: str) -> str:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds of a running process, its threads and the children it has waited for (Linux;
+    0 elsewhere): on a shared machine a steadier measure of the work than wall time."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path, edits: int) -> dict:
+    """`mkdocs serve --livereload --dirty` on a site of `inputs`; `edits` times, one abstract is
+    edited in its input file and the served paper page is polled (every 20 ms) until it holds
+    the edit. Between edits the server is left to finish (the search index is rebuilt in the
+    background after each build) so that each edit starts from a quiet server."""
+    import socket
+
+    docs, site = work / "docs", work / "site"
+    docs.mkdir(parents=True, exist_ok=True)
+    stage_hand_written(project.docs, docs)
+    config = work / "mkdocs-serve.yml"
+    config.write_text(serve_config(project, docs, site, inputs), encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}/"
+    log = logs / "serve.err"
+    logs.mkdir(parents=True, exist_ok=True)
+    indexed = lambda: log.read_text(errors="replace").count("search index of")
+    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty", "-f", str(config), "-a", f"127.0.0.1:{port}"]
+    with log.open("w") as err:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=project.env(), cwd=project.root)
+    try:
+        started = time.perf_counter()
+        while indexed() < 1:  # the first build and its search index
+            if server.poll() is not None or time.perf_counter() - started > 1800:
+                raise StepFailed(f"serve: no site at {base}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-15:]))
+            time.sleep(0.2)
+        target = inputs[0]
+        record_id = json.loads(target.read_text(encoding="utf-8").splitlines()[7]).get("id")
+        papers = json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]
+        url = base + next(p["url"] for p in papers if p["source"]["id"] == record_id)
+        seconds, cpu = [], []
+        for number in range(edits):
+            marker = f"benchedit{number}q{os.getpid()}"
+            done = indexed()
+            used = cpu_of(server.pid)
+            began = time.perf_counter()
+            edit_record(target, 7, marker)
+            while marker not in fetch(url):
+                if server.poll() is not None or time.perf_counter() - began > 300:
+                    raise StepFailed(f"serve: edit {number} never served at {url}")
+                time.sleep(0.02)
+            seconds.append(time.perf_counter() - began)
+            cpu.append(cpu_of(server.pid) - used)
+            while indexed() <= done and time.perf_counter() - began < 300:
+                time.sleep(0.1)
+        return {
+            "seconds": seconds, "median_seconds": statistics.median(seconds),
+            "cpu_seconds": cpu, "median_cpu_seconds": statistics.median(cpu), "url": url,
+        }
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 # ---- summarising ------------------------------------------------------------------------------
@@ -516,16 +658,21 @@ COLUMNS = [
     # header, path into a run, format, scale
     ("papers", ("full", "paper_pages"), "{:.0f}", 1),
     ("gen s", ("generate", "seconds"), "{:.2f}", 1),
+    ("gen cpu", ("generate", "cpu_seconds"), "{:.2f}", 1),
     ("gen MiB", ("generate", "peak_rss_mib"), "{:.0f}", 1),
     ("gen in s", ("generate", "reported_seconds"), "{:.2f}", 1),
+    ("warm s", ("warm", "seconds"), "{:.2f}", 1),
     ("noop s", ("noop", "seconds"), "{:.2f}", 1),
     ("noop in s", ("noop", "reported_seconds"), "{:.2f}", 1),
     ("rewr", ("noop", "changed"), "{:.0f}", 1),
+    ("edit s", ("serve", "median_seconds"), "{:.2f}", 1),
+    ("edit cpu", ("serve", "median_cpu_seconds"), "{:.2f}", 1),
     ("full s", ("full", "seconds"), "{:.1f}", 1),
     ("full MiB", ("full", "peak_rss_mib"), "{:.0f}", 1),
     ("bare s", ("bare", "seconds"), "{:.1f}", 1),
     ("bare MiB", ("bare", "peak_rss_mib"), "{:.0f}", 1),
     ("full/bare", ("full_over_bare",), "{:.2f}", 1),
+    ("cpu f/b", ("full_over_bare_cpu",), "{:.2f}", 1),
     ("site MB", ("full", "site_bytes"), "{:.1f}", 1e-6),
     ("KB/page", ("full", "paper_html_mean_bytes"), "{:.1f}", 1e-3),
     ("max KB", ("full", "paper_html_max_bytes"), "{:.1f}", 1e-3),
@@ -611,6 +758,7 @@ def main() -> int:
     parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)")
+    parser.add_argument("--edits", type=int, default=5, help="edits timed under `mkdocs serve` per run, 0 to skip (default: 5)")
     parser.add_argument("--json", type=Path, default=None, help="also write the medians and every run as JSON here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (inputs and logs) and print its path")
     args = parser.parse_args()
@@ -633,7 +781,7 @@ def main() -> int:
             try:
                 for number in range(1, args.repeat + 1):
                     print(f"size {size}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
-                    runs.append(one_run(project, inputs, temporary / f"run-{size}-{number}", args.related))
+                    runs.append(one_run(project, inputs, temporary / f"run-{size}-{number}", args.related, args.edits))
             except StepFailed as failure:
                 print(f"size {size}: {failure}", file=sys.stderr)
                 results[size] = {"error": str(failure), "runs": runs}

@@ -82,3 +82,35 @@ def test_the_index_is_chunked_and_replaces_materials_one_file_index(seeds_site, 
     assert max(sizes.values()) <= MAX_FILE, sizes
     assert not [name for name in sizes if "-ui" in name or "highlight" in name], "Pagefind's own UIs are not used"
     assert not list(site.glob(".pagefind-*")), "the index is built beside the site and moved in whole"
+
+
+def test_a_build_indexes_what_it_wrote_though_pages_were_streamed_while_rendering(tmp_path):
+    """Builds send each page to Pagefind as MkDocs renders it. Pages written without passing
+    through (404.html) are indexed from the site folder, and a page changed after it was sent
+    (another plugin rewriting the HTML) is indexed as written."""
+    from generator.searchindex import Stream
+
+    def page(title: str, words: str) -> str:
+        return f"<!doctype html><html lang='en'><head><title>{title}</title></head><body><main data-pagefind-body><h1>{title}</h1><p>{words}</p></main></body></html>"
+
+    site = tmp_path / "site"
+    pages = {"alpha/index.html": page("Alpha", "zebra crossings"), "beta/index.html": page("Beta", "yak herding"), "404.html": page("Missing", "nowhere")}
+    for path, html in pages.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(html, encoding="utf-8")
+
+    stream = Stream()
+    stream.add("alpha/index.html", pages["alpha/index.html"])
+    stream.add("beta/index.html", pages["beta/index.html"])
+    assert stream.finish(site) == 3
+    assert {url: p["content"] for url, p in fragments(site).items()} == {
+        "/alpha/": "Alpha. zebra crossings.", "/beta/": "Beta. yak herding.", "/404.html": "Missing. nowhere.",
+    }
+
+    stream = Stream()
+    stream.add("alpha/index.html", pages["alpha/index.html"])
+    stream.add("beta/index.html", pages["beta/index.html"])
+    (site / "beta/index.html").write_text(page("Beta", "llama grooming rewritten"), encoding="utf-8")
+    assert stream.finish(site) == 3
+    assert fragments(site)["/beta/"]["content"] == "Beta. llama grooming rewritten."
+    assert not list(site.glob(".pagefind*"))  # the new bundle replaced the old one in one move

@@ -1,0 +1,58 @@
+"""What one long-running process (`mkdocs serve`) remembers between generator runs, so that
+an edited abstract costs about what it changes, not a whole run.
+
+Every entry is keyed by the very values its result is computed from, so a remembered result
+is the one a cold run computes: output stays byte-identical (tests/test_incremental.py). Each
+memo keeps only what the last run used, so memory stays about one run's worth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import Paper, Record
+
+
+class Memo:
+    """Results by key; the entries a run did not use are dropped when the next run starts."""
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, Any] = {}
+        self._used: dict[Hashable, Any] = {}
+
+    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        if key in self._used:
+            return self._used[key]
+        value = self._last[key] if key in self._last else compute()
+        self._used[key] = value
+        return value
+
+    def known(self, key: Hashable) -> bool:
+        return key in self._used or key in self._last
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self._used[key] = value
+
+    def next_run(self) -> None:
+        if self._used:  # a run that used nothing (a no-op) keeps what the one before used
+            self._last, self._used = self._used, {}
+
+    def __len__(self) -> int:
+        return len(self._used) or len(self._last)
+
+
+@dataclass
+class Session:
+    """Kept by the plugin for the life of `mkdocs serve` and passed to every run."""
+
+    papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
+    pages: dict[tuple[str, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render)
+    reasons: Memo = field(default_factory=Memo)  # why two papers are related (generator.link)
+    renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render)
+    written: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # per file in docs/: the text the last run left, its size and mtime
+
+    def next_run(self) -> None:
+        self.reasons.next_run()
+        self.renders.next_run()

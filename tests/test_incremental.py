@@ -1,0 +1,91 @@
+"""Under `mkdocs serve` the generator remembers what each run derived (generator.session) and
+recomputes only what an edit changes. Whatever it remembers, the files it leaves must be the
+very bytes a cold run writes for the same input: after edits, additions and deletions."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import corpus_file
+from generator.pipeline import Settings, generate
+from generator.session import Session
+
+
+def generated(docs: Path) -> dict[str, bytes]:
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file() and ".abstracts-site" not in p.parts}
+
+
+def records(name: str, start: int, count: int) -> list[dict]:
+    lines = corpus_file(name).read_text(encoding="utf-8").splitlines()[start : start + count]
+    return [json.loads(line) for line in lines]
+
+
+def save(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+
+
+def edit(rows: list[dict], donors: list[dict], rng: random.Random) -> str:
+    """One edit an author makes: reword an abstract, add a sentence about another paper's
+    topic (its words, tags and names), cut a sentence, or retitle a paper."""
+    row = rng.choice(rows)
+    kind = rng.choice(["reword", "borrow", "cut", "retitle"])
+    sentences = row["abstract"].split(". ")
+    if kind == "reword":
+        words = row["abstract"].split()
+        words[rng.randrange(len(words))] = rng.choice(rng.choice(donors)["abstract"].split())
+        row["abstract"] = " ".join(words)
+    elif kind == "borrow":
+        row["abstract"] += " " + rng.choice(rng.choice(donors)["abstract"].split(". ")).strip().rstrip(".") + "."
+    elif kind == "cut" and len(sentences) > 2:
+        del sentences[rng.randrange(len(sentences))]
+        row["abstract"] = ". ".join(sentences)
+    else:
+        row["title"] = f"{row.get('title') or 'Untitled'}: A Revised Study"
+    return f"{kind} {row['id']}"
+
+
+@pytest.mark.slow
+def test_runs_that_remember_write_what_a_cold_run_writes(tmp_path):
+    rng = random.Random(14)
+    files = {"colm2025.jsonl": records("colm2025.jsonl", 0, 45), "corl2025.jsonl": records("corl2025.jsonl", 0, 25)}
+    donors = records("colm2025.jsonl", 45, 15) + records("corl2025.jsonl", 25, 10)
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    docs, session = tmp_path / "docs", Session()
+
+    def run_and_compare(step: str) -> None:
+        for name, rows in files.items():
+            save(inputs / name, rows)
+        warm = generate([inputs], docs, Settings(), session)
+        cold_docs = tmp_path / "cold"
+        shutil.rmtree(cold_docs, ignore_errors=True)
+        cold = generate([inputs], cold_docs, Settings())
+        assert warm.papers == cold.papers == sum(map(len, files.values())), step
+        assert generated(docs) == generated(cold_docs), step
+
+    run_and_compare("first run")
+    for number in range(7):
+        name = rng.choice(sorted(files))
+        rows = files[name]
+        action = ["edit", "add", "delete"][number % 3]
+        if action == "edit":
+            step = edit(rows, donors, rng)
+        elif action == "add":
+            row = donors.pop(rng.randrange(len(donors)))
+            rows.insert(rng.randrange(len(rows) + 1), row)
+            step = f"add {row['id']}"
+        else:
+            step = f"delete {rows.pop(rng.randrange(len(rows)))['id']}"
+        run_and_compare(f"step {number}: {step} in {name}")
+
+    # A generated page removed by hand is written again, though the run remembers writing it.
+    page = sorted((docs / "papers").iterdir())[3]
+    page.unlink()
+    files["colm2025.jsonl"][0]["abstract"] += " We release our code."
+    run_and_compare(f"{page.name} removed by hand")
+    assert page.is_file()
