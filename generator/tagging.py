@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 
 import yaml
 
-from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, singular
+from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, sentences, singular
 
 MAX_TAGS = 8
 MIN_TAGS = 3
@@ -88,28 +89,57 @@ def _token_key(token: str) -> str:
     return singular(fold(token))
 
 
-def vocabulary_hits(text: str) -> Counter[str]:
-    """How often each vocabulary tag is mentioned, longest spelling first at each position."""
+@dataclass(frozen=True)
+class Mention:
+    """One place a vocabulary spelling fires: which tag, as which spelling, in which sentence,
+    and the words either side of it (folded; "" at a sentence's edge)."""
+
+    tag: str
+    spelling: str  # the spelling's folded tokens joined by spaces, or the acronym as written
+    sentence: int
+    before: str
+    after: str
+
+
+def _match(raw: list[str], tokens: list[str]):
+    """(tag, spelling, start, end) at each match, longest spelling first at each position."""
     vocab = vocabulary()
-    raw = _RAW_TOKEN.findall(text.replace("-", " "))
-    tokens = [_token_key(t) for t in raw]
-    hits: Counter[str] = Counter()
     i, n = 0, len(tokens)
     while i < n:
         # Only tokens that start some spelling need the longer look-ups.
         longest = vocab.starts.get(tokens[i], 0)
         for length in range(min(longest, n - i), 0, -1):
-            tag = vocab.folded.get(tuple(tokens[i : i + length]))
+            key = tuple(tokens[i : i + length])
+            tag = vocab.folded.get(key)
             if tag:
-                hits[tag] += 1
+                yield tag, " ".join(key), i, i + length
                 i += length
                 break
         else:
             tag = vocab.exact.get(raw[i])
             if tag:
-                hits[tag] += 1
+                yield tag, raw[i], i, i + 1
             i += 1
-    return hits
+
+
+def vocabulary_hits(text: str) -> Counter[str]:
+    """How often each vocabulary tag is mentioned, longest spelling first at each position."""
+    raw = _RAW_TOKEN.findall(text.replace("-", " "))
+    return Counter(tag for tag, _, _, _ in _match(raw, [_token_key(t) for t in raw]))
+
+
+@lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
+def mentions(text: str) -> tuple[Mention, ...]:
+    """Every vocabulary mention, sentence by sentence (a spelling never spans two)."""
+    found = []
+    for index, sentence in enumerate(sentences(text)):
+        raw = _RAW_TOKEN.findall(sentence.replace("-", " "))
+        tokens = [_token_key(t) for t in raw]
+        for tag, spelling, start, end in _match(raw, tokens):
+            before = tokens[start - 1] if start else ""
+            after = tokens[end] if end < len(tokens) else ""
+            found.append(Mention(tag, spelling, index, before, after))
+    return tuple(found)
 
 
 def normalise_keyword(keyword: str) -> str:
@@ -125,21 +155,17 @@ def normalise_keyword(keyword: str) -> str:
     return keyword if any(is_mixed_case(word) for word in keyword.split()) else keyword.lower()
 
 
-def derive_tags(text: str, given_keywords: tuple[str, ...], hits: Counter[str] | None = None) -> tuple[str, ...]:
-    """Given keywords first (normalised), then vocabulary tags by frequency, at most MAX_TAGS."""
+def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], threshold: float) -> tuple[str, ...]:
+    """Given keywords first (normalised), then the vocabulary tags whose evidence
+    (`tagevidence.probabilities`) reaches `threshold`, likeliest first, at most MAX_TAGS."""
     tags: list[str] = []
     for keyword in given_keywords:
         tag = normalise_keyword(keyword)
         if tag and normalise_term(tag) not in {normalise_term(t) for t in tags}:
             tags.append(tag)
-    hits = vocabulary_hits(text) if hits is None else hits
-    first_sentence = text.split(". ")[0]
-    early = vocabulary_hits(first_sentence)
-    for tag, count in sorted(hits.items(), key=lambda item: (-(item[1] + early[item[0]]), item[0])):
-        if len(tags) >= MAX_TAGS:
+    for tag, score in sorted(scores.items(), key=lambda item: (-item[1], item[0])):
+        if len(tags) >= MAX_TAGS or score < threshold:
             break
-        if tag in BROAD_TAGS and count + early[tag] < 2:
-            continue
         if tag not in tags:
             tags.append(tag)
     return tuple(tags[:MAX_TAGS])
