@@ -37,7 +37,8 @@ class Area:
 @dataclass(frozen=True)
 class Vocabulary:
     tag_area: dict[str, str]  # tag -> area slug
-    folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag
+    folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag, curated spellings only (names read them)
+    matched: dict[tuple[str, ...], str]  # the same with the learned spellings: what tagging matches
     exact: dict[str, str]  # case-sensitive acronym spelling -> tag
     areas: tuple[Area, ...]
     starts: dict[str, int]  # first token of a spelling -> its longest spelling's length
@@ -45,6 +46,19 @@ class Vocabulary:
 
 def _data(name: str) -> object:
     return yaml.safe_load(resources.files("generator").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
+
+
+LEARNED = "vocabulary_learned.yml"  # tags learned from frequent author keywords (`make train`)
+_learned_override: dict | None = None
+
+
+def use_learned(entries: dict | None) -> None:
+    """Match with these learned entries ({area: {tag: [spellings]}}) instead of the shipped
+    ones (None: the shipped ones again); for training and leave-one-venue-out evaluation."""
+    global _learned_override
+    _learned_override = entries
+    vocabulary.cache_clear()
+    mentions.cache_clear()
 
 
 @cache
@@ -55,25 +69,34 @@ def vocabulary() -> Vocabulary:
     tag_area: dict[str, str] = {}
     folded: dict[tuple[str, ...], str] = {}
     exact: dict[str, str] = {}
-    for area, tags in _data("vocabulary.yml").items():
-        if area not in known_areas:
-            raise ValueError(f"vocabulary.yml: unknown area '{area}' (expected one of areas.yml)")
-        for tag, spellings in tags.items():
-            tag_area[tag] = area
-            for spelling in [tag, *spellings]:
-                spelling = str(spelling)
-                if " " not in spelling and len(spelling) <= 5 and sum(c.isupper() for c in spelling) >= 2:
-                    exact[spelling] = tag
-                    if spelling.endswith("s"):
-                        exact.setdefault(spelling[:-1], tag)
-                    if spelling in LOWERCASE_OK:  # 'llms' in lower-case text and keywords
+    learned = _data(LEARNED) if _learned_override is None else _learned_override
+    # The curated vocabulary first: a learned entry never takes a curated tag or spelling.
+    for name, groups in (("vocabulary.yml", _data("vocabulary.yml")), (LEARNED, learned or {})):
+        if name == LEARNED:
+            # Titles judge names by the curated spellings only (`names._generic_expansion`):
+            # retraining the tags must not change a title.
+            folded = dict(folded)
+        for area, tags in groups.items():
+            if area not in known_areas:
+                raise ValueError(f"{name}: unknown area '{area}' (expected one of areas.yml)")
+            for tag, spellings in tags.items():
+                tag_area.setdefault(tag, area)
+                for spelling in [tag, *spellings]:
+                    spelling = str(spelling)
+                    if " " not in spelling and len(spelling) <= 5 and sum(c.isupper() for c in spelling) >= 2:
+                        exact.setdefault(spelling, tag)
+                        if spelling.endswith("s"):
+                            exact.setdefault(spelling[:-1], tag)
+                        if spelling in LOWERCASE_OK:  # 'llms' in lower-case text and keywords
+                            folded.setdefault(tuple(_tokens(spelling)), tag)
+                    else:
                         folded.setdefault(tuple(_tokens(spelling)), tag)
-                else:
-                    folded.setdefault(tuple(_tokens(spelling)), tag)
+        if name == "vocabulary.yml":
+            curated = folded
     starts: dict[str, int] = {}
     for key in folded:
         starts[key[0]] = max(starts.get(key[0], 0), len(key))
-    return Vocabulary(tag_area, folded, exact, areas, starts)
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts)
 
 
 def _tokens(text: str) -> list[str]:
@@ -110,7 +133,7 @@ def _match(raw: list[str], tokens: list[str]):
         longest = vocab.starts.get(tokens[i], 0)
         for length in range(min(longest, n - i), 0, -1):
             key = tuple(tokens[i : i + length])
-            tag = vocab.folded.get(key)
+            tag = vocab.matched.get(key)
             if tag:
                 yield tag, " ".join(key), i, i + length
                 i += length
@@ -148,7 +171,7 @@ def normalise_keyword(keyword: str) -> str:
     keyword = re.sub(r"\s*\([^()]*\)", "", keyword).strip() or keyword  # 'Large Language Models (LLM)'
     if keyword in vocab.exact:
         return vocab.exact[keyword]
-    tag = vocab.folded.get(tuple(_tokens(keyword)))
+    tag = vocab.matched.get(tuple(_tokens(keyword)))
     if tag:
         return tag
     keyword = keyword.split(": ")[-1].strip()  # 'Computer Vision: CV: Motion and tracking'

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,10 +48,21 @@ from generator.errors import Report  # noqa: E402
 from generator.evaluate import evaluate_records, keyword_kind, tag_matches_keywords  # noqa: E402
 from generator.learned import Linear  # noqa: E402
 from generator.sources import read_file  # noqa: E402
+from generator import tagging  # noqa: E402
+from generator.evaluate import contains, term_tokens  # noqa: E402
 from generator.tagging import mentions, normalise_keyword  # noqa: E402
 
 DATA = ROOT / "generator" / "data"
 OUT = DATA / "tag_evidence.yml"
+LEARNED_OUT = DATA / tagging.LEARNED
+# A frequent author keyword the vocabulary lacks becomes a learned tag when it is a phrase
+# (one word is too ambiguous a spelling: 'learning', 'safety', 'vision'), given by this many
+# papers of at least two corpora, and given by at least this share of the papers whose
+# abstract contains it.
+LEARNED_MIN_PAPERS = 3
+LEARNED_MIN_CORPORA = 2
+LEARNED_MIN_WORDS = 2
+LEARNED_MIN_PRECISION = 0.15
 MIN_FEATURE_ROWS = 3  # a feature seen on fewer candidates gets no weight (the file stays readable)
 REGULARISATION = 1.0  # LogisticRegression's C
 TAG_RECALL_KEPT = 0.97
@@ -81,6 +93,65 @@ def keyword_corpora(corpus_dir: Path) -> dict[str, list]:
         if keyword_kind(records) == "author":
             found[path.stem] = records
     return found
+
+
+def learn_vocabulary(corpora: dict[str, list]) -> dict[str, dict[str, list[str]]]:
+    """{area: {tag: [spelling]}} for frequent author keywords the vocabulary does not know; a
+    keyword that only inflects a curated spelling differently becomes one of its spellings.
+    The area: the one the generator gives most of the papers giving the keyword."""
+    tagging.use_learned({})
+    try:
+        vocab = tagging.vocabulary()
+        given: dict[tuple[str, ...], dict[str, set[int]]] = {}
+        forms: dict[tuple[str, ...], list[str]] = {}
+        texts = []
+        for corpus, records in corpora.items():
+            for record in records:
+                index = len(texts)
+                texts.append(markup.to_plain(markup.segments(record.abstract)))
+                for keyword in record.keywords:
+                    key = term_tokens(keyword)
+                    if len(key) < LEARNED_MIN_WORDS or normalise_keyword(keyword) in vocab.tag_area or key in vocab.folded:
+                        continue
+                    given.setdefault(key, {}).setdefault(corpus, set()).add(index)
+                    forms.setdefault(key, []).append(normalise_keyword(keyword))
+        frequent = {
+            key: set().union(*by_corpus.values())
+            for key, by_corpus in given.items()
+            if len(by_corpus) >= LEARNED_MIN_CORPORA and sum(map(len, by_corpus.values())) >= LEARNED_MIN_PAPERS
+        }
+        tokens = [term_tokens(text) for text in texts]
+        order = {area.slug: i for i, area in enumerate(vocab.areas)}
+        learned: dict[str, dict[str, list[str]]] = {}
+        for key in sorted(frequent):
+            mentioning = [i for i, t in enumerate(tokens) if contains(t, key)]
+            hits = [i for i in mentioning if i in frequent[key]]
+            if not mentioning or len(hits) < LEARNED_MIN_PAPERS or len(hits) / len(mentioning) < LEARNED_MIN_PRECISION:
+                continue
+            variant = _variant_of(key, vocab)
+            if variant:  # 'robot manipulation' is a spelling of robotic manipulation
+                learned.setdefault(vocab.tag_area[variant], {}).setdefault(variant, []).append(" ".join(key))
+                continue
+            # The area the generator would give these papers (`tagging.area_of`), most often.
+            votes = Counter()
+            for i in frequent[key]:
+                hits = Counter(m.tag for m in mentions(texts[i]))
+                votes[tagging.area_of(texts[i], tuple(hits), None, hits)] += 1
+            area = next(a.slug for a in vocab.areas if a.name == min(votes, key=lambda a: (-votes[a], a)))
+            name = min(Counter(forms[key]).items(), key=lambda item: (-item[1], item[0]))[0]
+            learned.setdefault(area, {}).setdefault(name, []).append(" ".join(key))
+        return {area: dict(sorted(tags.items())) for area, tags in sorted(learned.items(), key=lambda item: order[item[0]])}
+    finally:
+        tagging.use_learned(None)
+
+
+def _variant_of(key: tuple[str, ...], vocab) -> str | None:
+    """The curated tag this keyword only inflects differently (robot/robotic), if any."""
+    for spelling, tag in vocab.folded.items():
+        if len(spelling) == len(key) and spelling != key and all(a.startswith(b) or b.startswith(a) for a, b in zip(spelling, key)):
+            if all(len(a) >= 4 and len(b) >= 4 or a == b for a, b in zip(spelling, key)):
+                return tag
+    return None
 
 
 def extract(corpora: dict[str, list]) -> list[Candidate]:
@@ -138,12 +209,12 @@ def _central(probabilities: list[float], candidates: list[Candidate]) -> float:
     return round(best, 3)
 
 
-def write(model: tagevidence.TagModel, corpora: list[str], candidates: int) -> None:
+def write(model: tagevidence.TagModel, learned: dict, corpora: list[str]) -> None:
     import yaml
 
     header = (
         "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
-        f"# ../shared/corpus ({', '.join(corpora)}; {candidates} candidate tags). Do not edit by hand: retrain.\n"
+        f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
         "# Logistic regression: is a vocabulary tag that fired among the paper's author keywords?\n"
         "# Features (generator/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
         "# either side), log_count, first_sentence, we_sentence, sentence_share, first_at, area_share,\n"
@@ -157,6 +228,14 @@ def write(model: tagevidence.TagModel, corpora: list[str], candidates: int) -> N
         "weights": dict(sorted(model.linear.weights.items())),
     }
     OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    header = (
+        "# Tags learned by `make train` (scripts/train_tags.py) from frequent author keywords the\n"
+        "# curated vocabulary (vocabulary.yml) lacks: a phrase given by at least\n"
+        f"# {LEARNED_MIN_PAPERS} papers of {LEARNED_MIN_CORPORA}+ corpora and by at least {LEARNED_MIN_PRECISION:.0%} of the papers whose\n"
+        "# abstract contains it; area: the one the generator gives most of those papers (`tagging.area_of`).\n"
+        "# Same format as vocabulary.yml (area: tag: [spellings]). Do not edit by hand: retrain.\n"
+    )
+    LEARNED_OUT.write_text(header + yaml.safe_dump(learned, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
 
 
 @click.command()
@@ -166,28 +245,44 @@ def write(model: tagevidence.TagModel, corpora: list[str], candidates: int) -> N
 def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
     start = time.perf_counter()
     corpora = keyword_corpora(corpus_dir)
-    candidates = extract(corpora)
-    click.echo(f"{len(candidates)} candidate tags from {len(corpora)} keyword corpora in {time.perf_counter() - start:.1f} s")
+    click.echo(f"{sum(map(len, corpora.values()))} papers from {len(corpora)} keyword corpora read in {time.perf_counter() - start:.1f} s")
     if report:
         results = {}
         venues = sorted({venue(c) for c in corpora})
         for held_out in venues:
-            tagevidence.use(fit([c for c in candidates if venue(c.corpus) != held_out]))
+            training = {name: records for name, records in corpora.items() if venue(name) != held_out}
+            learned, model = train(training)
+            tagging.use_learned(learned)
+            tagevidence.use(model)
             for corpus in [c for c in corpora if venue(c) == held_out]:
                 results[corpus] = {"trained_on": f"keyword venues but {held_out}", **evaluate_records(corpus, corpora[corpus]).to_json()}
                 click.echo(f"{corpus:10} (without {held_out}): {_line(results[corpus])}")
-        tagevidence.use(fit(candidates))
+        learned, model = train(corpora)
+        tagging.use_learned(learned)
+        tagevidence.use(model)
         for path in sorted(corpus_dir.glob("ijcai*.jsonl")):
             result = evaluate_records(path.stem, read_file(path, Report()))
             results[path.stem] = {"trained_on": "every keyword venue (none is ijcai)", **result.to_json()}
             click.echo(f"{path.stem:10} (keyword venues): {_line(results[path.stem])}")
+        tagging.use_learned(None)
         tagevidence.use(None)
         report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         click.echo(f"leave-one-venue-out report written to {report}")
     if write_files:
-        write(fit(candidates), sorted(corpora), len(candidates))
-        click.echo(f"parameters written to {OUT}")
+        learned, model = train(corpora)
+        write(model, learned, sorted(corpora))
+        click.echo(f"parameters written to {OUT} and {LEARNED_OUT}")
     click.echo(f"done in {time.perf_counter() - start:.1f} s")
+
+
+def train(corpora: dict[str, list]) -> tuple[dict, tagevidence.TagModel]:
+    """The learned vocabulary, then the evidence model fitted on the candidates it proposes."""
+    learned = learn_vocabulary(corpora)
+    tagging.use_learned(learned)
+    try:
+        return learned, fit(extract(corpora))
+    finally:
+        tagging.use_learned(None)
 
 
 def _line(result: dict) -> str:

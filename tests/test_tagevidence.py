@@ -101,3 +101,43 @@ def test_training_twice_gives_the_same_model():
     corpora = train_tags.keyword_corpora(CORPUS)
     candidates = train_tags.extract({name: corpora[name] for name in ("3dv2025", "corl2021")})
     assert train_tags.fit(candidates) == train_tags.fit(candidates)
+
+
+def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
+    import yaml
+
+    from generator import tagging
+
+    learned = yaml.safe_load(resources.files("generator").joinpath("data").joinpath(tagging.LEARNED).read_text(encoding="utf-8"))
+    curated = yaml.safe_load(resources.files("generator").joinpath("data").joinpath("vocabulary.yml").read_text(encoding="utf-8"))
+    curated_tags = {tag for tags in curated.values() for tag in tags}
+    areas = {area.slug for area in vocabulary().areas}
+    assert learned and set(learned) <= areas
+    for area, tags in learned.items():
+        for tag, spellings in tags.items():
+            assert spellings, tag
+            # A learned entry is a new tag, or new spellings of a curated tag in that tag's own area.
+            assert tag not in curated_tags or tag in curated[area], (area, tag)
+
+
+def test_a_learned_tag_is_matched_but_never_changes_a_title():
+    from generator import names, tagging
+
+    abstract = (
+        "We present GCBF, a graph control barrier function for safe multi-agent navigation. The control barrier "
+        "function certifies collision avoidance for hundreds of agents in simulation."
+    )
+    entries = {"robotics-planning": {"control barrier functions": ["control barrier function"]}}
+    try:
+        tagging.use_learned({})
+        names._generic_expansion.cache_clear()  # cached per expansion: judged afresh each time
+        without = enrich(Record(abstract, Origin("test.txt", 1, 1), "test"))
+        tagging.use_learned(entries)
+        names._generic_expansion.cache_clear()
+        with_learned = enrich(Record(abstract, Origin("test.txt", 1, 1), "test"))
+    finally:
+        tagging.use_learned(None)
+        names._generic_expansion.cache_clear()
+    assert "control barrier functions" in dict(with_learned.tag_scores)
+    assert "control barrier functions" not in dict(without.tag_scores)
+    assert with_learned.title == without.title
