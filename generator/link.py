@@ -4,7 +4,6 @@ one paper's name in another's abstract, unique slugs and titles, the glossary.""
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
@@ -19,6 +18,8 @@ from .model import Mention, Paper, Related
 from .parallel import ordered_map
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
+from .keyphrases import features as phrase_features
+from .keyphrases import fragments, phrase_model
 from .tagevidence import tag_model
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import normalise_term
@@ -146,29 +147,34 @@ def _central(tag: str, title: str) -> bool:
 
 
 def add_keyphrases(papers: list[Paper]) -> list[Paper]:
-    """Keyphrases: candidate noun phrases that recur across papers, weighted tf x idf.
+    """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first."""
     n = len(papers)
     document_frequency: Counter[str] = Counter()
     for paper in papers:
         document_frequency.update(key for key, _, _ in paper.candidate_phrases)
     max_df = max(3, int(0.05 * n))
+    model = phrase_model()
     result = []
     for paper in papers:
         counts = {key: count for key, _, count in paper.candidate_phrases}
         display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
         tag_keys = {normalise_term(t) for t in paper.tags}
+        longer = fragments(paper.candidate_phrases)
+        total = len(paper.candidate_phrases)
         scored = []
-        for key, tf in counts.items():
+        for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
             df = document_frequency[key]
-            if key in tag_keys or df > max_df or not _phrase_like(display[key]):
+            if key in tag_keys or df > max_df or not _phrase_like(spelling):
                 continue
-            score = (1 + math.log(tf)) * math.log(1 + n / df) * (1.3 if df >= 2 else 1.0)
-            scored.append((-score, key))
+            # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
+            features = phrase_features(key, spelling, tf, position / total, df, n, longer.get(key, 0), model)
+            scored.append((-model.probability(features), key))
         scored.sort()
         chosen: list[str] = []
-        for _, key in scored:
-            if document_frequency[key] < 2 and counts[key] < 2:
+        for minus_probability, key in scored:
+            # A phrase no other abstract uses, used once, only when the model is sure of it.
+            if document_frequency[key] < 2 and counts[key] < 2 and -minus_probability < model.once:
                 continue
             if any(key in c or c in key for c in chosen):
                 continue

@@ -29,6 +29,7 @@ to quote; the shipped parameters are then fitted on all keyword venues.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections import Counter
 import time
@@ -43,14 +44,16 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator import markup, tagevidence  # noqa: E402
+from generator import keyphrases, markup, tagevidence  # noqa: E402
+from generator.link import _phrase_like  # noqa: E402
+from generator.textutil import fold, singular  # noqa: E402
 from generator.errors import Report  # noqa: E402
 from generator.evaluate import evaluate_records, keyword_kind, tag_matches_keywords  # noqa: E402
 from generator.learned import Linear  # noqa: E402
 from generator.sources import read_file  # noqa: E402
 from generator import tagging  # noqa: E402
 from generator.evaluate import contains, term_tokens  # noqa: E402
-from generator.tagging import mentions, normalise_keyword  # noqa: E402
+from generator.tagging import candidate_phrases, mentions, normalise_keyword  # noqa: E402
 
 DATA = ROOT / "generator" / "data"
 OUT = DATA / "tag_evidence.yml"
@@ -63,6 +66,9 @@ LEARNED_MIN_PAPERS = 3
 LEARNED_MIN_CORPORA = 2
 LEARNED_MIN_WORDS = 2
 LEARNED_MIN_PRECISION = 0.15
+PHRASES_OUT = DATA / "keyphrase_evidence.yml"
+WORDS_OUT = DATA / "keyword_words.tsv"
+MIN_WORD_COUNT = 5  # words seen fewer times in all keywords and abstracts get no keywordness
 MIN_FEATURE_ROWS = 3  # a feature seen on fewer candidates gets no weight (the file stays readable)
 REGULARISATION = 1.0  # LogisticRegression's C
 TAG_RECALL_KEPT = 0.97
@@ -209,8 +215,10 @@ def _central(probabilities: list[float], candidates: list[Candidate]) -> float:
     return round(best, 3)
 
 
-def write(model: tagevidence.TagModel, learned: dict, corpora: list[str]) -> None:
+def write(trained: Trained, corpora: list[str]) -> None:
     import yaml
+
+    model, learned, phrases = trained.tags, trained.learned, trained.phrases
 
     header = (
         "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
@@ -236,6 +244,18 @@ def write(model: tagevidence.TagModel, learned: dict, corpora: list[str]) -> Non
         "# Same format as vocabulary.yml (area: tag: [spellings]). Do not edit by hand: retrain.\n"
     )
     LEARNED_OUT.write_text(header + yaml.safe_dump(learned, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    header = (
+        "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
+        f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
+        "# Logistic regression: is a candidate phrase (2-4 content words) one of the paper's author\n"
+        "# keywords? Features: generator/keyphrases.py. A phrase no other abstract uses, used once,\n"
+        "# becomes a key phrase only with probability >= once.\n"
+    )
+    body = {"once": phrases.once, "bias": phrases.bias, "weights": dict(zip(keyphrases.FEATURES, phrases.weights))}
+    PHRASES_OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (scripts/train_tags.py)"]
+    lines += [f"{w}\t{v}" for w, v in phrases.words.items()]
+    WORDS_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 @click.command()
@@ -251,38 +271,116 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
         venues = sorted({venue(c) for c in corpora})
         for held_out in venues:
             training = {name: records for name, records in corpora.items() if venue(name) != held_out}
-            learned, model = train(training)
-            tagging.use_learned(learned)
-            tagevidence.use(model)
+            train(training).use()
             for corpus in [c for c in corpora if venue(c) == held_out]:
                 results[corpus] = {"trained_on": f"keyword venues but {held_out}", **evaluate_records(corpus, corpora[corpus]).to_json()}
                 click.echo(f"{corpus:10} (without {held_out}): {_line(results[corpus])}")
-        learned, model = train(corpora)
-        tagging.use_learned(learned)
-        tagevidence.use(model)
+        train(corpora).use()
         for path in sorted(corpus_dir.glob("ijcai*.jsonl")):
             result = evaluate_records(path.stem, read_file(path, Report()))
             results[path.stem] = {"trained_on": "every keyword venue (none is ijcai)", **result.to_json()}
             click.echo(f"{path.stem:10} (keyword venues): {_line(results[path.stem])}")
-        tagging.use_learned(None)
-        tagevidence.use(None)
+        use_shipped()
         report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         click.echo(f"leave-one-venue-out report written to {report}")
     if write_files:
-        learned, model = train(corpora)
-        write(model, learned, sorted(corpora))
-        click.echo(f"parameters written to {OUT} and {LEARNED_OUT}")
+        write(train(corpora), sorted(corpora))
+        click.echo(f"parameters written to {OUT}, {LEARNED_OUT}, {PHRASES_OUT} and {WORDS_OUT}")
     click.echo(f"done in {time.perf_counter() - start:.1f} s")
 
 
-def train(corpora: dict[str, list]) -> tuple[dict, tagevidence.TagModel]:
-    """The learned vocabulary, then the evidence model fitted on the candidates it proposes."""
+@dataclass(frozen=True)
+class Trained:
+    learned: dict  # {area: {tag: [spellings]}}
+    tags: tagevidence.TagModel
+    phrases: keyphrases.PhraseModel
+
+    def use(self) -> None:
+        tagging.use_learned(self.learned)
+        tagevidence.use(self.tags)
+        keyphrases.use(self.phrases)
+
+
+def use_shipped() -> None:
+    tagging.use_learned(None)
+    tagevidence.use(None)
+    keyphrases.use(None)
+
+
+def train(corpora: dict[str, list]) -> Trained:
+    """The learned vocabulary, the tag evidence fitted on the candidates it proposes, the
+    key-phrase score."""
     learned = learn_vocabulary(corpora)
     tagging.use_learned(learned)
     try:
-        return learned, fit(extract(corpora))
+        return Trained(learned, fit(extract(corpora)), fit_phrases(corpora))
     finally:
         tagging.use_learned(None)
+
+
+# --- Key phrases ------------------------------------------------------------------------
+
+
+def _words(text: str) -> list[str]:
+    return [singular(w) for w in fold(text).split() if w.isalpha()]
+
+
+def keyword_words(corpora: dict[str, list]) -> dict[str, float]:
+    """log(rate of a word in author keywords / its rate in abstracts), for words seen often."""
+    in_keywords, in_abstracts = Counter(), Counter()
+    for records in corpora.values():
+        for record in records:
+            if record.keywords:
+                in_keywords.update(w for k in record.keywords for w in _words(k))
+                in_abstracts.update(_words(markup.to_plain(markup.segments(record.abstract))))
+    n_k, n_a = sum(in_keywords.values()), sum(in_abstracts.values())
+    words = sorted(w for w in in_keywords.keys() | in_abstracts.keys() if in_keywords[w] + in_abstracts[w] >= MIN_WORD_COUNT)
+    return {w: round(math.log((in_keywords[w] + 0.5) / n_k) - math.log((in_abstracts[w] + 0.5) / n_a), 3) for w in words}
+
+
+def phrase_rows(corpora: dict[str, list], model: keyphrases.PhraseModel) -> tuple[list[tuple[float, ...]], list[bool], list[bool]]:
+    """One row per candidate `link.add_keyphrases` would score (each corpus is a collection):
+    features, label (the phrase is one of the paper's author keywords), used once by one paper."""
+    rows, labels, once = [], [], []
+    for records in corpora.values():
+        papers = [(candidate_phrases(markup.to_plain(markup.segments(r.abstract))), r.keywords) for r in records]
+        n = len(papers)
+        document_frequency = Counter(key for candidates, _ in papers for key, _, _ in candidates)
+        max_df = max(3, int(0.05 * n))
+        for candidates, keywords in papers:
+            if not keywords:
+                continue
+            wanted = {term_tokens(k) for k in keywords}
+            longer = keyphrases.fragments(candidates)
+            for position, (key, spelling, count) in enumerate(candidates):
+                df = document_frequency[key]
+                if df > max_df or not _phrase_like(spelling):
+                    continue
+                rows.append(keyphrases.features(key, spelling, count, position / len(candidates), df, n, longer.get(key, 0), model))
+                labels.append(term_tokens(key) in wanted)
+                once.append(df < 2 and count < 2)
+    return rows, labels, once
+
+
+def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
+    """The key-phrase score, and the probability a once-used phrase needs: the lowest at which
+    such phrases are keywords at least as often as the phrases that recur."""
+    words = keyword_words(corpora)
+    rows, labels, once = phrase_rows(corpora, keyphrases.PhraseModel(words=words))
+    model = LogisticRegression(C=REGULARISATION, max_iter=5000)
+    model.fit(np.array(rows), np.array(labels, dtype=int))
+    fitted = keyphrases.PhraseModel(
+        round(float(model.intercept_[0]), 4), tuple(round(float(c), 4) for c in model.coef_[0]), 1.0, words
+    )
+    recurring = [label for label, single in zip(labels, once) if not single]
+    base_rate = sum(recurring) / max(1, len(recurring))
+    ranked = sorted(((fitted.probability(row), label) for row, label, single in zip(rows, labels, once) if single), reverse=True)
+    threshold, hits = 1.0, 0
+    for index, (probability, label) in enumerate(ranked, 1):
+        hits += label
+        if index >= 20 and hits / index >= base_rate:
+            threshold = probability
+    return keyphrases.PhraseModel(fitted.bias, fitted.weights, round(threshold, 3), words)
 
 
 def _line(result: dict) -> str:

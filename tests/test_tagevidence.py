@@ -141,3 +141,20 @@ def test_a_learned_tag_is_matched_but_never_changes_a_title():
     assert "control barrier functions" in dict(with_learned.tag_scores)
     assert "control barrier functions" not in dict(without.tag_scores)
     assert with_learned.title == without.title
+
+
+def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads():
+    from generator import keyphrases
+
+    model = keyphrases.phrase_model()
+    assert 0.0 < model.once < 1.0 and len(model.weights) == len(keyphrases.FEATURES)
+    candidates = (("fully connected layer", "fully connected layers", 2), ("connected layer", "connected layers", 2), ("novel framework", "novel framework", 2))
+    longer = keyphrases.fragments(candidates)
+    assert longer == {"connected layer": 2, "fully connected": 2}
+
+    def probability(key, spelling, count, position):
+        return model.probability(keyphrases.features(key, spelling, count, position, 3, 300, longer.get(key, 0), model))
+
+    whole = probability("fully connected layer", "fully connected layers", 2, 0.1)
+    assert whole > probability("connected layer", "connected layers", 2, 0.1)
+    assert probability("attention transfer", "attention transfer", 2, 0.1) > probability("novel framework", "novel framework", 2, 0.1)
