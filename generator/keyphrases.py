@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from operator import mul
 
 import yaml
 
@@ -26,6 +27,9 @@ from .textutil import normalise_term, singular
 
 FEATURES = ("log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness")
 _GENERIC_HEADS = lexicon.words("generic_heads")
+
+# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ class PhraseModel:
     words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
 
     def probability(self, features: Sequence[float]) -> float:
-        score = self.bias + sum(w * f for w, f in zip(self.weights, features))
+        score = self.bias + sum(map(mul, self.weights, features))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
 
 
@@ -70,12 +74,37 @@ def features(
         float(spelling != spelling.lower()),
         float(longer >= count),
         float(words[-1] in _GENERIC_HEADS),
-        sum(table.get(singular(w), 0.0) for w in words) / len(words),
+        sum(table.get(singular(w) if w.endswith("s") else w, 0.0) for w in words) / len(words),
     )
 
 
+def probability(
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel
+) -> float:
+    """model.probability(features(...)) without building the features (link scores thousands)."""
+    w = model.weights
+    words = key.split()
+    size = len(words)
+    table = model.words
+    keywordness = sum(table.get(singular(x) if x.endswith("s") else x, 0.0) for x in words) / size
+    score = (
+        model.bias
+        + w[0] * math.log(count)
+        + w[1] * math.log(1 + n / max(1, df))
+        + (w[2] if df <= 1 else 0.0)
+        + (w[3] if count == 1 else 0.0)
+        + (w[4] if size == 3 else w[5] if size >= 4 else 0.0)
+        + w[6] * position
+        + (w[7] if spelling != spelling.lower() else 0.0)
+        + (w[8] if longer >= count else 0.0)
+        + (w[9] if words[-1] in _GENERIC_HEADS else 0.0)
+        + w[10] * keywordness
+    )
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
+
+
 def parse(evidence_yml: str, words_tsv: str) -> PhraseModel:
-    data = yaml.safe_load(evidence_yml) or {}
+    data = yaml.load(evidence_yml, Loader=_LOADER) or {}
     weights = data.get("weights") or {}
     unknown = set(weights) - set(FEATURES)
     if unknown:

@@ -18,8 +18,8 @@ from .model import Mention, Paper, Related
 from .parallel import ordered_map
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
-from .keyphrases import features as phrase_features
 from .keyphrases import fragments, phrase_model
+from .keyphrases import probability as phrase_probability
 from .tagevidence import tag_model
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import normalise_term
@@ -168,8 +168,7 @@ def add_keyphrases(papers: list[Paper]) -> list[Paper]:
             if key in tag_keys or df > max_df or not _phrase_like(spelling):
                 continue
             # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
-            features = phrase_features(key, spelling, tf, position / total, df, n, longer.get(key, 0), model)
-            scored.append((-model.probability(features), key))
+            scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model), key))
         scored.sort()
         chosen: list[str] = []
         for minus_probability, key in scored:
@@ -276,8 +275,13 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
 
 
 def _mentioned_tags(a: Paper, b: Paper) -> list[str]:
-    b_mentions, a_mentions = dict(b.tag_scores), dict(a.tag_scores)
+    b_mentions, a_mentions = _mentioned(b.tag_scores), _mentioned(a.tag_scores)
     return [t for t in a.tags if t in b_mentions and t not in b.tags] + [t for t in b.tags if t in a_mentions and t not in a.tags]
+
+
+@lru_cache(maxsize=32_768)
+def _mentioned(tag_scores: tuple[tuple[str, float], ...]) -> frozenset[str]:
+    return frozenset(tag for tag, _ in tag_scores)
 
 
 def _fallback_reason(a: Paper, b: Paper, vocabulary, columns: np.ndarray, weights: np.ndarray) -> str:

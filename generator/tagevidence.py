@@ -17,6 +17,7 @@ generator scores candidates with the same function, so a feature means the same 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +30,8 @@ from .learned import Linear
 from .tagging import Mention, mentions, vocabulary
 from .textutil import STOP_WORDS, sentences
 
-_WE = frozenset({"we", "our"})
+# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -42,14 +44,12 @@ class TagModel:
     central: float = 1.0
 
 
+_WE = re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE)
+
+
 def _we_sentences(text: str) -> frozenset[int]:
-    found = set()
-    for index, sentence in enumerate(sentences(text)):
-        lower = sentence.lower()
-        words = set(lower.replace(",", " ").split())
-        if words & _WE or "this paper" in lower or "this work" in lower:
-            found.add(index)
-    return frozenset(found)
+    """The sentences that say what the authors do ('we', 'our', 'this paper', 'this work')."""
+    return frozenset(index for index, sentence in enumerate(sentences(text)) if _WE.search(sentence))
 
 
 def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dict[str, float]]:
@@ -84,12 +84,15 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
             # A spelling followed by a content word modifies it ('video demonstrations').
             "modifier": sum(1 for m in own if m.after and m.after.isalpha() and m.after not in STOP_WORDS) / count,
         }
-        for spelling in {m.spelling for m in own}:
-            row[f"spelling={spelling}"] = 1.0
-        for word, n in Counter(m.before for m in own if m.before).items():
-            row[f"before={word}"] = n / count
-        for word, n in Counter(m.after for m in own if m.after).items():
-            row[f"after={word}"] = n / count
+        share = 1.0 / count
+        for m in own:
+            row["spelling=" + m.spelling] = 1.0
+            if m.before:
+                name = "before=" + m.before
+                row[name] = row.get(name, 0.0) + share
+            if m.after:
+                name = "after=" + m.after
+                row[name] = row.get(name, 0.0) + share
         result[tag] = row
     return result
 
@@ -101,7 +104,7 @@ def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagM
 
 
 def parse(text: str) -> TagModel:
-    data = yaml.safe_load(text) or {}
+    data = yaml.load(text, Loader=_LOADER) or {}
     weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
     return TagModel(Linear(float(data.get("bias", 0.0)), weights), float(data.get("threshold", 0.0)), float(data.get("central", 1.0)))
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 import yaml
 
@@ -112,8 +113,7 @@ def _token_key(token: str) -> str:
     return singular(fold(token))
 
 
-@dataclass(frozen=True)
-class Mention:
+class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
     """One place a vocabulary spelling fires: which tag, as which spelling, in which sentence,
     and the words either side of it (folded; "" at a sentence's edge)."""
 
@@ -153,15 +153,30 @@ def vocabulary_hits(text: str) -> Counter[str]:
 
 @lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
 def mentions(text: str) -> tuple[Mention, ...]:
-    """Every vocabulary mention, sentence by sentence (a spelling never spans two)."""
+    """Every vocabulary mention, sentence by sentence (a spelling never spans two); the
+    matching of `_match`, inlined: it runs on every abstract."""
+    vocab = vocabulary()
+    matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
     found = []
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(sentence.replace("-", " "))
         tokens = [_token_key(t) for t in raw]
-        for tag, spelling, start, end in _match(raw, tokens):
-            before = tokens[start - 1] if start else ""
-            after = tokens[end] if end < len(tokens) else ""
-            found.append(Mention(tag, spelling, index, before, after))
+        i, n = 0, len(tokens)
+        while i < n:
+            longest = starts.get(tokens[i], 0)
+            for length in range(min(longest, n - i), 0, -1):
+                key = tuple(tokens[i : i + length])
+                tag = matched.get(key)
+                if tag:
+                    end = i + length
+                    found.append(Mention(tag, " ".join(key), index, tokens[i - 1] if i else "", tokens[end] if end < n else ""))
+                    i = end
+                    break
+            else:
+                tag = exact.get(raw[i])
+                if tag:
+                    found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
+                i += 1
     return tuple(found)
 
 
@@ -210,16 +225,25 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
         if area:
             # Broad tags ('datasets', 'benchmarks') are in most abstracts: they vote softly.
             votes[area] += (0.3 if tag in BROAD_TAGS else 1.0) * (1.0 + hits.get(tag, 0))
-    folded_text = f" {fold(text)} "
+    folded = fold(text)
+    folded_text = f" {folded} "
+    # A cue can only occur where a word starts with its first letters: most need no search.
+    starts = {word[:k] for word in folded.split() for k in (1, 2, 3)}
     for area in vocab.areas:
         for cue in area.cues:  # folded when the vocabulary is loaded
-            if cue in folded_text:
+            if _cue_start(cue) in starts and cue in folded_text:
                 votes[area.slug] += 0.5
     if not votes:
         return vocab.areas[-1].name
     order = {area.slug: index for index, area in enumerate(vocab.areas)}
     best = min(votes, key=lambda slug: (-votes[slug], order[slug]))
     return next(area.name for area in vocab.areas if area.slug == best)
+
+
+@lru_cache(maxsize=1024)
+def _cue_start(cue: str) -> str:
+    """A cue's first (up to) three letters: ' large language model' -> 'lar', ' 3d' -> '3d'."""
+    return cue.split()[0][:3]
 
 
 def area_names() -> list[str]:

@@ -158,3 +158,15 @@ def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads()
     whole = probability("fully connected layer", "fully connected layers", 2, 0.1)
     assert whole > probability("connected layer", "connected layers", 2, 0.1)
     assert probability("attention transfer", "attention transfer", 2, 0.1) > probability("novel framework", "novel framework", 2, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("key", "spelling", "count", "position", "df", "longer"),
+    [("attention transfer", "attention transfer", 2, 0.1, 3, 0), ("fully connected layer", "Fully Connected Layers", 1, 0.7, 1, 1), ("novel framework", "novel framework", 3, 0.0, 9, 3)],
+)
+def test_link_scores_a_phrase_exactly_as_the_trained_features_say(key, spelling, count, position, df, longer):
+    from generator import keyphrases
+
+    model = keyphrases.phrase_model()
+    features = keyphrases.features(key, spelling, count, position, df, 300, longer, model)
+    assert keyphrases.probability(key, spelling, count, position, df, 300, longer, model) == pytest.approx(model.probability(features), abs=1e-12)
