@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from operator import mul
 
 import yaml
 
 from . import lexicon
-from .textutil import normalise_term, singular
+from .textutil import singular
 
 FEATURES = ("log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness")
 _GENERIC_HEADS = lexicon.words("generic_heads")
@@ -38,6 +38,18 @@ class PhraseModel:
     weights: tuple[float, ...] = (0.0,) * len(FEATURES)  # in FEATURES order
     once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
     words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
+    _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
+
+    def keywordness(self, words: Sequence[str]) -> float:
+        """The mean value of the words (a plural as its singular; unknown words 0)."""
+        values = self._word_values
+        total = 0.0
+        for word in words:
+            value = values.get(word)
+            if value is None:
+                value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
+            total += value
+        return total / len(words)
 
     def probability(self, features: Sequence[float]) -> float:
         score = self.bias + sum(map(mul, self.weights, features))
@@ -49,12 +61,20 @@ def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
     'connected layers' is only a piece of 'fully connected layers' when both occur alike."""
     longer: dict[str, int] = {}
     for key, _, count in candidates:
-        words = key.split()
-        if len(words) > 2:
-            for part in (" ".join(words[1:]), normalise_term(" ".join(words[:-1]))):
+        if key.count(" ") > 1:  # three words or more
+            first, _, rest = key.partition(" ")
+            head, _, _ = key.rpartition(" ")
+            # Keys are folded already: normalising the shorter phrase only singularises its end.
+            head, _, end = head.rpartition(" ")
+            for part in (rest, f"{head} {_singular(end)}"):
                 if longer.get(part, 0) < count:
                     longer[part] = count
     return longer
+
+
+@lru_cache(maxsize=100_000)
+def _singular(word: str) -> str:
+    return singular(word)
 
 
 def features(
@@ -62,7 +82,6 @@ def features(
 ) -> tuple[float, ...]:
     """The named features of one candidate (FEATURES order); `position` in [0, 1)."""
     words = key.split()
-    table = model.words
     return (
         math.log(count),
         math.log(1 + n / max(1, df)),
@@ -74,7 +93,7 @@ def features(
         float(spelling != spelling.lower()),
         float(longer >= count),
         float(words[-1] in _GENERIC_HEADS),
-        sum(table.get(singular(w) if w.endswith("s") else w, 0.0) for w in words) / len(words),
+        model.keywordness(words),
     )
 
 
@@ -85,8 +104,7 @@ def probability(
     w = model.weights
     words = key.split()
     size = len(words)
-    table = model.words
-    keywordness = sum(table.get(singular(x) if x.endswith("s") else x, 0.0) for x in words) / size
+    keywordness = model.keywordness(words)
     score = (
         model.bias
         + w[0] * math.log(count)

@@ -259,15 +259,27 @@ def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     counted under their normalised key (key, first spelling, occurrences), in text order."""
     counts: Counter[str] = Counter()
     spelling: dict[str, str] = {}
-    for phrase in _phrases(text):
-        key = normalise_term(phrase)
-        counts[key] += 1
-        spelling.setdefault(key, phrase)
+    for run in _runs(text):
+        # normalise_term of each 2-4 word phrase, built from its words' folded forms (fold works
+        # word by word on ASCII: the same key, without folding every phrase again).
+        folded = [_folded_word(word) for word in run]
+        for start in range(len(run) - 1):
+            for length in range(2, min(4, len(run) - start) + 1):
+                end = start + length
+                prefix, last = folded[end - 1]
+                if last:
+                    key = " ".join([*(p + t for p, t in folded[start : end - 1] if t), prefix + _singular_last(last)])
+                else:  # the last word folds to nothing (rare): the plain way
+                    key = normalise_term(" ".join(run[start:end]))
+                counts[key] += 1
+                if key not in spelling:
+                    spelling[key] = " ".join(run[start : start + length])
     return tuple((key, spelling[key], count) for key, count in counts.items())
 
 
-def _phrases(text: str) -> list[str]:
-    phrases: list[str] = []
+def _runs(text: str) -> list[list[str]]:
+    """Runs of content words (2+ of them) between stop words and punctuation."""
+    runs: list[list[str]] = []
     for chunk in _PHRASE_SPLIT.split(text):
         run: list[str] = []
         for word in chunk.split() + [""]:
@@ -276,8 +288,22 @@ def _phrases(text: str) -> list[str]:
                 # Keep the casing of names and acronyms (CLIP, PatchSAE), lower the rest.
                 run.append(lower if word[1:] == lower[1:] else word)
                 continue
-            for start in range(len(run) - 1):
-                for length in range(2, min(4, len(run) - start) + 1):
-                    phrases.append(" ".join(run[start : start + length]))
+            if len(run) > 1:
+                runs.append(run)
             run = []
-    return phrases
+    return runs
+
+
+@lru_cache(maxsize=200_000)
+def _folded_word(word: str) -> tuple[str, str]:
+    """A word folded as `fold` does it, split into (all but its last token + " ", last token):
+    'self-supervised' -> ('self ', 'supervised'); the last token is what a phrase's key singularises."""
+    tokens = fold(word).split()
+    if not tokens:
+        return ("", "")
+    return (" ".join(tokens[:-1]) + " " if len(tokens) > 1 else "", tokens[-1])
+
+
+@lru_cache(maxsize=200_000)
+def _singular_last(token: str) -> str:
+    return singular(token)
