@@ -53,9 +53,12 @@ eval: setup
 	$(BIN)/python -m generator.evaluate $(CORPUS)/colm2025.jsonl $(CORPUS)/corl2025.jsonl $(CORPUS)/iclr2018.jsonl $(CORPUS)/iclr2024.jsonl $(CORPUS)/ijcai2024.jsonl
 
 # The learned title, name and summary choices: rebuilds generator/data/{choices.yml,title_words.tsv,verbs.txt}
-# from the corpora (deterministic) and prints the leave-one-venue-out figures (written to train-report.json).
+# from the corpora (deterministic) and prints the leave-one-venue-out figures (written to train-report.json);
+# then when a vocabulary tag applies, from the author keywords: generator/data/tag_evidence.yml
+# (deterministic; leave-one-venue-out figures in train-tags-report.json).
 train: setup
 	$(BIN)/python scripts/train.py --corpus $(CORPUS) --report train-report.json
+	$(BIN)/python scripts/train_tags.py --corpus $(CORPUS) --report train-tags-report.json
 
 # Time, memory and size of whole sites at ~40, ~2,200, ~4,200 and ~12,000 papers.
 BENCH_ARGS ?= --sizes 40,2200,4200,12000 --repeat 3

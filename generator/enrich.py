@@ -5,13 +5,15 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import replace
 from urllib.parse import urlparse
 
 from . import markup
 from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced, name_candidates
-from .tagging import area_of, candidate_phrases, derive_tags, normalise_keyword, vocabulary_hits
+from .tagevidence import probabilities, tag_model
+from .tagging import area_of, candidate_phrases, derive_tags, mentions, normalise_keyword
 from .titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from .urlpolicy import web_url
 
@@ -99,8 +101,10 @@ def enrich(record: Record) -> Paper:
     name, title = _name_and_title(parts, text, acronyms, frozenset(), record.title)
     if record.title and name and name not in record.title:
         name = None  # the real title says what the paper introduces; this name is only used
-    hits = vocabulary_hits(text)
-    tags = derive_tags(text, record.keywords, hits)
+    found = mentions(text)
+    hits = Counter(mention.tag for mention in found)
+    scores = probabilities(text, found)
+    tags = derive_tags(record.keywords, scores, tag_model().threshold)
     links = [classify_link(url) for url in dict.fromkeys(markup.urls(parts))]
     # The readers refuse (and report) a url that is not http(s); asked again for records made in code.
     page = web_url(record.url) if record.url else None
@@ -127,5 +131,6 @@ def enrich(record: Record) -> Paper:
         url=page,
         given_title=record.title is not None,
         candidate_phrases=candidate_phrases(text),
+        tag_scores=tuple(sorted((tag, round(score, 4)) for tag, score in scores.items())),
     )
 

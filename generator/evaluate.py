@@ -57,7 +57,7 @@ Titles
                   unbalanced); also the count of each kind.
 
 Keywords (only when the corpus has author keywords: at least half of the records
-carry keywords and at most half of all keywords look like "Area: ABBR: label"
+carry keywords and at most half of all keywords look like "Area: label" or "Area: ABBR: label"
 area labels, as IJCAI's do; colm2025, corl2025 and iclr2018 qualify, ijcai2024
 and iclr2024 do not)
     reachable     a keyword whose term tokens are contained in the term tokens of
@@ -146,7 +146,7 @@ RELATED = 5
 COMMON_TAGS = 5  # tag health lists the share of papers carrying each of the commonest tags
 SEED = 0
 MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
-_AREA_LABEL = re.compile(r"^[^:]+: [^:]+: ")  # 'Computer Vision: CV: Motion and tracking'
+_AREA_LABEL = re.compile(r"^[^:]+: ")  # "Computer Vision: CV: Motion and tracking", "Data Mining: Clustering"
 _TITLE_PUNCTUATION = ",;:!?()[]{}\"'“”‘’"
 
 

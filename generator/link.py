@@ -21,6 +21,9 @@ from .parallel import ordered_map
 from .session import Memo
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
+from .keyphrases import fragments, phrase_model
+from .keyphrases import probability as phrase_probability
+from .tagevidence import tag_model
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import normalise_term
 
@@ -109,10 +112,11 @@ _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 
 def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
-    'evaluation' at ICLR) stays only where it is given or the paper is about it (`_central`).
-    Keeping it where the first sentence names it instead recovers more author keywords
-    (COLM 2025 lenient recall 0.66 -> 0.75) but leaves 'large language models' on 63% of
-    COLM: a tag that no longer tells papers apart."""
+    'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
+    names it or its evidence (`tagevidence`) reaches the model's `central` probability;
+    of those, the likeliest keep it, at most the share a tag may have. Keeping it wherever the
+    first sentence names it leaves 'large language models' on 63% of COLM: a tag that no
+    longer tells papers apart."""
     n = len(papers)
     if n < DOMINANT_MIN_PAPERS:
         return papers
@@ -121,11 +125,23 @@ def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
     dominant = {tag for tag, count in counts.items() if count > share * n}
     if not dominant:
         return papers
+    central = tag_model().central
+    kept: dict[str, set[int]] = {}
+    for tag in dominant:
+        about = []
+        for i, paper in enumerate(papers):
+            if tag in paper.tags and tag not in paper.given_tags:
+                named, score = _central(tag, paper.title), dict(paper.tag_scores).get(tag, 0.0)
+                if named or score >= central:
+                    about.append((not named, -score, i))
+        kept[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
 
-    def kept(paper: Paper, tag: str) -> bool:
-        return tag not in dominant or tag in paper.given_tags or _central(tag, paper.title)
+    def keep(i: int, paper: Paper, tag: str) -> bool:
+        return tag not in dominant or tag in paper.given_tags or i in kept[tag]
 
-    return [replace(p, tags=tuple(t for t in p.tags if kept(p, t))) if dominant & set(p.tags) else p for p in papers]
+    return [
+        replace(p, tags=tuple(t for t in p.tags if keep(i, p, t))) if dominant & set(p.tags) else p for i, p in enumerate(papers)
+    ]
 
 
 def _central(tag: str, title: str) -> bool:
@@ -134,29 +150,33 @@ def _central(tag: str, title: str) -> bool:
 
 
 def add_keyphrases(papers: list[Paper]) -> list[Paper]:
-    """Keyphrases: candidate noun phrases that recur across papers, weighted tf x idf.
+    """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first."""
     n = len(papers)
     document_frequency: Counter[str] = Counter()
     for paper in papers:
         document_frequency.update(key for key, _, _ in paper.candidate_phrases)
     max_df = max(3, int(0.05 * n))
+    model = phrase_model()
     result = []
     for paper in papers:
         counts = {key: count for key, _, count in paper.candidate_phrases}
         display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
         tag_keys = {normalise_term(t) for t in paper.tags}
+        longer = fragments(paper.candidate_phrases)
+        total = len(paper.candidate_phrases)
         scored = []
-        for key, tf in counts.items():
+        for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
             df = document_frequency[key]
-            if key in tag_keys or df > max_df or not _phrase_like(display[key]):
+            if key in tag_keys or df > max_df or not _phrase_like(spelling):
                 continue
-            score = (1 + math.log(tf)) * math.log(1 + n / df) * (1.3 if df >= 2 else 1.0)
-            scored.append((-score, key))
+            # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
+            scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model), key))
         scored.sort()
         chosen: list[str] = []
-        for _, key in scored:
-            if document_frequency[key] < 2 and counts[key] < 2:
+        for minus_probability, key in scored:
+            # A phrase no other abstract uses, used once, only when the model is sure of it.
+            if document_frequency[key] < 2 and counts[key] < 2 and -minus_probability < model.once:
                 continue
             if any(key in c or c in key for c in chosen):
                 continue
@@ -261,6 +281,10 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
     for term in [*a.tags, *a.keyphrases]:
         if normalise_term(term) in b_tags and term not in reasons:
             reasons.append(term)
+    # A tag of one paper that the other abstract mentions too (below its own tag threshold).
+    for tag in _mentioned_tags(a, b):
+        if tag not in reasons:
+            reasons.append(tag)
     if len(reasons) < 3:
         columns, weights = _shared_terms(matrix, i, j)
         taken = {word for r in reasons for word in normalise_term(r).split()}
@@ -280,6 +304,16 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
         if not reasons:
             reasons.append(_fallback_reason(a, b, vocabulary, columns, weights))
     return tuple(reasons[:4])
+
+
+def _mentioned_tags(a: Paper, b: Paper) -> list[str]:
+    b_mentions, a_mentions = _mentioned(b.tag_scores), _mentioned(a.tag_scores)
+    return [t for t in a.tags if t in b_mentions and t not in b.tags] + [t for t in b.tags if t in a_mentions and t not in a.tags]
+
+
+@lru_cache(maxsize=32_768)
+def _mentioned(tag_scores: tuple[tuple[str, float], ...]) -> frozenset[str]:
+    return frozenset(tag for tag, _ in tag_scores)
 
 
 def _fallback_reason(a: Paper, b: Paper, vocabulary, columns: np.ndarray, weights: np.ndarray) -> str:

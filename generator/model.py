@@ -93,3 +93,6 @@ class Paper:
     mentioned_by: tuple[Mention, ...] = ()
     # Keyphrase candidates: (normalised key, first spelling, occurrences), in text order.
     candidate_phrases: tuple[tuple[str, str, int], ...] = field(default=(), repr=False)
+    # Every vocabulary tag the abstract mentions, with how likely it is an author keyword
+    # (`tagevidence`), kept or not: (tag, probability), by tag.
+    tag_scores: tuple[tuple[str, float], ...] = field(default=(), repr=False)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 import yaml
 
-from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, singular
+from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, sentences, singular
 
 MAX_TAGS = 8
 MIN_TAGS = 3
@@ -36,7 +38,8 @@ class Area:
 @dataclass(frozen=True)
 class Vocabulary:
     tag_area: dict[str, str]  # tag -> area slug
-    folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag
+    folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag, curated spellings only (names read them)
+    matched: dict[tuple[str, ...], str]  # the same with the learned spellings: what tagging matches
     exact: dict[str, str]  # case-sensitive acronym spelling -> tag
     areas: tuple[Area, ...]
     starts: dict[str, int]  # first token of a spelling -> its longest spelling's length
@@ -44,6 +47,19 @@ class Vocabulary:
 
 def _data(name: str) -> object:
     return yaml.safe_load(resources.files("generator").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
+
+
+LEARNED = "vocabulary_learned.yml"  # tags learned from frequent author keywords (`make train`)
+_learned_override: dict | None = None
+
+
+def use_learned(entries: dict | None) -> None:
+    """Match with these learned entries ({area: {tag: [spellings]}}) instead of the shipped
+    ones (None: the shipped ones again); for training and leave-one-venue-out evaluation."""
+    global _learned_override
+    _learned_override = entries
+    vocabulary.cache_clear()
+    mentions.cache_clear()
 
 
 @cache
@@ -54,25 +70,34 @@ def vocabulary() -> Vocabulary:
     tag_area: dict[str, str] = {}
     folded: dict[tuple[str, ...], str] = {}
     exact: dict[str, str] = {}
-    for area, tags in _data("vocabulary.yml").items():
-        if area not in known_areas:
-            raise ValueError(f"vocabulary.yml: unknown area '{area}' (expected one of areas.yml)")
-        for tag, spellings in tags.items():
-            tag_area[tag] = area
-            for spelling in [tag, *spellings]:
-                spelling = str(spelling)
-                if " " not in spelling and len(spelling) <= 5 and sum(c.isupper() for c in spelling) >= 2:
-                    exact[spelling] = tag
-                    if spelling.endswith("s"):
-                        exact.setdefault(spelling[:-1], tag)
-                    if spelling in LOWERCASE_OK:  # 'llms' in lower-case text and keywords
+    learned = _data(LEARNED) if _learned_override is None else _learned_override
+    # The curated vocabulary first: a learned entry never takes a curated tag or spelling.
+    for name, groups in (("vocabulary.yml", _data("vocabulary.yml")), (LEARNED, learned or {})):
+        if name == LEARNED:
+            # Titles judge names by the curated spellings only (`names._generic_expansion`):
+            # retraining the tags must not change a title.
+            folded = dict(folded)
+        for area, tags in groups.items():
+            if area not in known_areas:
+                raise ValueError(f"{name}: unknown area '{area}' (expected one of areas.yml)")
+            for tag, spellings in tags.items():
+                tag_area.setdefault(tag, area)
+                for spelling in [tag, *spellings]:
+                    spelling = str(spelling)
+                    if " " not in spelling and len(spelling) <= 5 and sum(c.isupper() for c in spelling) >= 2:
+                        exact.setdefault(spelling, tag)
+                        if spelling.endswith("s"):
+                            exact.setdefault(spelling[:-1], tag)
+                        if spelling in LOWERCASE_OK:  # 'llms' in lower-case text and keywords
+                            folded.setdefault(tuple(_tokens(spelling)), tag)
+                    else:
                         folded.setdefault(tuple(_tokens(spelling)), tag)
-                else:
-                    folded.setdefault(tuple(_tokens(spelling)), tag)
+        if name == "vocabulary.yml":
+            curated = folded
     starts: dict[str, int] = {}
     for key in folded:
         starts[key[0]] = max(starts.get(key[0], 0), len(key))
-    return Vocabulary(tag_area, folded, exact, areas, starts)
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts)
 
 
 def _tokens(text: str) -> list[str]:
@@ -88,28 +113,71 @@ def _token_key(token: str) -> str:
     return singular(fold(token))
 
 
-def vocabulary_hits(text: str) -> Counter[str]:
-    """How often each vocabulary tag is mentioned, longest spelling first at each position."""
+class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
+    """One place a vocabulary spelling fires: which tag, as which spelling, in which sentence,
+    and the words either side of it (folded; "" at a sentence's edge)."""
+
+    tag: str
+    spelling: str  # the spelling's folded tokens joined by spaces, or the acronym as written
+    sentence: int
+    before: str
+    after: str
+
+
+def _match(raw: list[str], tokens: list[str]):
+    """(tag, spelling, start, end) at each match, longest spelling first at each position."""
     vocab = vocabulary()
-    raw = _RAW_TOKEN.findall(text.replace("-", " "))
-    tokens = [_token_key(t) for t in raw]
-    hits: Counter[str] = Counter()
     i, n = 0, len(tokens)
     while i < n:
         # Only tokens that start some spelling need the longer look-ups.
         longest = vocab.starts.get(tokens[i], 0)
         for length in range(min(longest, n - i), 0, -1):
-            tag = vocab.folded.get(tuple(tokens[i : i + length]))
+            key = tuple(tokens[i : i + length])
+            tag = vocab.matched.get(key)
             if tag:
-                hits[tag] += 1
+                yield tag, " ".join(key), i, i + length
                 i += length
                 break
         else:
             tag = vocab.exact.get(raw[i])
             if tag:
-                hits[tag] += 1
+                yield tag, raw[i], i, i + 1
             i += 1
-    return hits
+
+
+def vocabulary_hits(text: str) -> Counter[str]:
+    """How often each vocabulary tag is mentioned, longest spelling first at each position."""
+    raw = _RAW_TOKEN.findall(text.replace("-", " "))
+    return Counter(tag for tag, _, _, _ in _match(raw, [_token_key(t) for t in raw]))
+
+
+@lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
+def mentions(text: str) -> tuple[Mention, ...]:
+    """Every vocabulary mention, sentence by sentence (a spelling never spans two); the
+    matching of `_match`, inlined: it runs on every abstract."""
+    vocab = vocabulary()
+    matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
+    found = []
+    for index, sentence in enumerate(sentences(text)):
+        raw = _RAW_TOKEN.findall(sentence.replace("-", " "))
+        tokens = [_token_key(t) for t in raw]
+        i, n = 0, len(tokens)
+        while i < n:
+            longest = starts.get(tokens[i], 0)
+            for length in range(min(longest, n - i), 0, -1):
+                key = tuple(tokens[i : i + length])
+                tag = matched.get(key)
+                if tag:
+                    end = i + length
+                    found.append(Mention(tag, " ".join(key), index, tokens[i - 1] if i else "", tokens[end] if end < n else ""))
+                    i = end
+                    break
+            else:
+                tag = exact.get(raw[i])
+                if tag:
+                    found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
+                i += 1
+    return tuple(found)
 
 
 def normalise_keyword(keyword: str) -> str:
@@ -118,28 +186,24 @@ def normalise_keyword(keyword: str) -> str:
     keyword = re.sub(r"\s*\([^()]*\)", "", keyword).strip() or keyword  # 'Large Language Models (LLM)'
     if keyword in vocab.exact:
         return vocab.exact[keyword]
-    tag = vocab.folded.get(tuple(_tokens(keyword)))
+    tag = vocab.matched.get(tuple(_tokens(keyword)))
     if tag:
         return tag
     keyword = keyword.split(": ")[-1].strip()  # 'Computer Vision: CV: Motion and tracking'
     return keyword if any(is_mixed_case(word) for word in keyword.split()) else keyword.lower()
 
 
-def derive_tags(text: str, given_keywords: tuple[str, ...], hits: Counter[str] | None = None) -> tuple[str, ...]:
-    """Given keywords first (normalised), then vocabulary tags by frequency, at most MAX_TAGS."""
+def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], threshold: float) -> tuple[str, ...]:
+    """Given keywords first (normalised), then the vocabulary tags whose evidence
+    (`tagevidence.probabilities`) reaches `threshold`, likeliest first, at most MAX_TAGS."""
     tags: list[str] = []
     for keyword in given_keywords:
         tag = normalise_keyword(keyword)
         if tag and normalise_term(tag) not in {normalise_term(t) for t in tags}:
             tags.append(tag)
-    hits = vocabulary_hits(text) if hits is None else hits
-    first_sentence = text.split(". ")[0]
-    early = vocabulary_hits(first_sentence)
-    for tag, count in sorted(hits.items(), key=lambda item: (-(item[1] + early[item[0]]), item[0])):
-        if len(tags) >= MAX_TAGS:
+    for tag, score in sorted(scores.items(), key=lambda item: (-item[1], item[0])):
+        if len(tags) >= MAX_TAGS or score < threshold:
             break
-        if tag in BROAD_TAGS and count + early[tag] < 2:
-            continue
         if tag not in tags:
             tags.append(tag)
     return tuple(tags[:MAX_TAGS])
@@ -161,16 +225,25 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
         if area:
             # Broad tags ('datasets', 'benchmarks') are in most abstracts: they vote softly.
             votes[area] += (0.3 if tag in BROAD_TAGS else 1.0) * (1.0 + hits.get(tag, 0))
-    folded_text = f" {fold(text)} "
+    folded = fold(text)
+    folded_text = f" {folded} "
+    # A cue can only occur where a word starts with its first letters: most need no search.
+    starts = {word[:k] for word in folded.split() for k in (1, 2, 3)}
     for area in vocab.areas:
         for cue in area.cues:  # folded when the vocabulary is loaded
-            if cue in folded_text:
+            if _cue_start(cue) in starts and cue in folded_text:
                 votes[area.slug] += 0.5
     if not votes:
         return vocab.areas[-1].name
     order = {area.slug: index for index, area in enumerate(vocab.areas)}
     best = min(votes, key=lambda slug: (-votes[slug], order[slug]))
     return next(area.name for area in vocab.areas if area.slug == best)
+
+
+@lru_cache(maxsize=1024)
+def _cue_start(cue: str) -> str:
+    """A cue's first (up to) three letters: ' large language model' -> 'lar', ' 3d' -> '3d'."""
+    return cue.split()[0][:3]
 
 
 def area_names() -> list[str]:
@@ -186,15 +259,27 @@ def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     counted under their normalised key (key, first spelling, occurrences), in text order."""
     counts: Counter[str] = Counter()
     spelling: dict[str, str] = {}
-    for phrase in _phrases(text):
-        key = normalise_term(phrase)
-        counts[key] += 1
-        spelling.setdefault(key, phrase)
+    for run in _runs(text):
+        # normalise_term of each 2-4 word phrase, built from its words' folded forms (fold works
+        # word by word on ASCII: the same key, without folding every phrase again).
+        folded = [_folded_word(word) for word in run]
+        for start in range(len(run) - 1):
+            for length in range(2, min(4, len(run) - start) + 1):
+                end = start + length
+                prefix, last = folded[end - 1]
+                if last:
+                    key = " ".join([*(p + t for p, t in folded[start : end - 1] if t), prefix + _singular_last(last)])
+                else:  # the last word folds to nothing (rare): the plain way
+                    key = normalise_term(" ".join(run[start:end]))
+                counts[key] += 1
+                if key not in spelling:
+                    spelling[key] = " ".join(run[start : start + length])
     return tuple((key, spelling[key], count) for key, count in counts.items())
 
 
-def _phrases(text: str) -> list[str]:
-    phrases: list[str] = []
+def _runs(text: str) -> list[list[str]]:
+    """Runs of content words (2+ of them) between stop words and punctuation."""
+    runs: list[list[str]] = []
     for chunk in _PHRASE_SPLIT.split(text):
         run: list[str] = []
         for word in chunk.split() + [""]:
@@ -203,8 +288,22 @@ def _phrases(text: str) -> list[str]:
                 # Keep the casing of names and acronyms (CLIP, PatchSAE), lower the rest.
                 run.append(lower if word[1:] == lower[1:] else word)
                 continue
-            for start in range(len(run) - 1):
-                for length in range(2, min(4, len(run) - start) + 1):
-                    phrases.append(" ".join(run[start : start + length]))
+            if len(run) > 1:
+                runs.append(run)
             run = []
-    return phrases
+    return runs
+
+
+@lru_cache(maxsize=200_000)
+def _folded_word(word: str) -> tuple[str, str]:
+    """A word folded as `fold` does it, split into (all but its last token + " ", last token):
+    'self-supervised' -> ('self ', 'supervised'); the last token is what a phrase's key singularises."""
+    tokens = fold(word).split()
+    if not tokens:
+        return ("", "")
+    return (" ".join(tokens[:-1]) + " " if len(tokens) > 1 else "", tokens[-1])
+
+
+@lru_cache(maxsize=200_000)
+def _singular_last(token: str) -> str:
+    return singular(token)

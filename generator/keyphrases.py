@@ -1,0 +1,156 @@
+"""Which candidate phrases are an abstract's key phrases: a learned score.
+
+`tagging.candidate_phrases` proposes every run of 2-4 content words; `link.add_keyphrases`
+keeps the best few that recur across the collection (or, when the model is sure, that the
+abstract uses once). The score is a logistic regression fitted by `make train`
+(`scripts/train_tags.py`) on the corpora's author keywords (label: the phrase is one of
+the paper's keywords), with named features: how often the abstract uses it, how rare it
+is in the collection, its length, where it first appears, whether it is written with
+capitals, whether it is only a piece of a longer candidate, whether it ends in a generic
+head ('framework', 'method'), and how much likelier its words are in author keywords than
+in abstracts (`data/keyword_words.tsv`). Parameters: `data/keyphrase_evidence.yml`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from importlib import resources
+from operator import mul
+
+import yaml
+
+from . import lexicon
+from .textutil import singular
+
+FEATURES = ("log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness")
+_GENERIC_HEADS = lexicon.words("generic_heads")
+
+# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class PhraseModel:
+    bias: float = 0.0
+    weights: tuple[float, ...] = (0.0,) * len(FEATURES)  # in FEATURES order
+    once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
+    words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
+    _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
+
+    def keywordness(self, words: Sequence[str]) -> float:
+        """The mean value of the words (a plural as its singular; unknown words 0)."""
+        values = self._word_values
+        total = 0.0
+        for word in words:
+            value = values.get(word)
+            if value is None:
+                value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
+            total += value
+        return total / len(words)
+
+    def probability(self, features: Sequence[float]) -> float:
+        score = self.bias + sum(map(mul, self.weights, features))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
+
+
+def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
+    """For each key, the most occurrences of a candidate one word longer that contains it:
+    'connected layers' is only a piece of 'fully connected layers' when both occur alike."""
+    longer: dict[str, int] = {}
+    for key, _, count in candidates:
+        if key.count(" ") > 1:  # three words or more
+            first, _, rest = key.partition(" ")
+            head, _, _ = key.rpartition(" ")
+            # Keys are folded already: normalising the shorter phrase only singularises its end.
+            head, _, end = head.rpartition(" ")
+            for part in (rest, f"{head} {_singular(end)}"):
+                if longer.get(part, 0) < count:
+                    longer[part] = count
+    return longer
+
+
+@lru_cache(maxsize=100_000)
+def _singular(word: str) -> str:
+    return singular(word)
+
+
+def features(
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel
+) -> tuple[float, ...]:
+    """The named features of one candidate (FEATURES order); `position` in [0, 1)."""
+    words = key.split()
+    return (
+        math.log(count),
+        math.log(1 + n / max(1, df)),
+        float(df <= 1),
+        float(count == 1),
+        float(len(words) == 3),
+        float(len(words) >= 4),
+        position,
+        float(spelling != spelling.lower()),
+        float(longer >= count),
+        float(words[-1] in _GENERIC_HEADS),
+        model.keywordness(words),
+    )
+
+
+def probability(
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel
+) -> float:
+    """model.probability(features(...)) without building the features (link scores thousands)."""
+    w = model.weights
+    words = key.split()
+    size = len(words)
+    keywordness = model.keywordness(words)
+    score = (
+        model.bias
+        + w[0] * math.log(count)
+        + w[1] * math.log(1 + n / max(1, df))
+        + (w[2] if df <= 1 else 0.0)
+        + (w[3] if count == 1 else 0.0)
+        + (w[4] if size == 3 else w[5] if size >= 4 else 0.0)
+        + w[6] * position
+        + (w[7] if spelling != spelling.lower() else 0.0)
+        + (w[8] if longer >= count else 0.0)
+        + (w[9] if words[-1] in _GENERIC_HEADS else 0.0)
+        + w[10] * keywordness
+    )
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
+
+
+def parse(evidence_yml: str, words_tsv: str) -> PhraseModel:
+    data = yaml.load(evidence_yml, Loader=_LOADER) or {}
+    weights = data.get("weights") or {}
+    unknown = set(weights) - set(FEATURES)
+    if unknown:
+        raise ValueError(f"keyphrase_evidence.yml: unknown features {sorted(unknown)} (expected {FEATURES})")
+    table = {}
+    for line in words_tsv.splitlines():
+        if line and not line.startswith("#"):
+            word, value = line.split("\t")
+            table[word] = float(value)
+    return PhraseModel(
+        float(data.get("bias", 0.0)), tuple(float(weights.get(name, 0.0)) for name in FEATURES), float(data.get("once", 1.0)), table
+    )
+
+
+_override: PhraseModel | None = None
+
+
+@cache
+def _shipped() -> PhraseModel:
+    data = resources.files("generator").joinpath("data")
+    return parse(data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"), data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"))
+
+
+def phrase_model() -> PhraseModel:
+    return _override if _override is not None else _shipped()
+
+
+def use(model: PhraseModel | None) -> None:
+    """Score with this model from now on (None: the shipped one again); for training."""
+    global _override
+    _override = model

@@ -1,0 +1,401 @@
+"""Learn when a vocabulary tag really applies, from the author keywords in ../shared/corpus.
+
+    python scripts/train_tags.py [--corpus DIR] [--report OUT.json] [--no-write]
+
+Every spelling that fires in an abstract proposes its tag (`tagging.mentions`); each
+candidate is described by `tagevidence.features` (which spelling, how often, where, the
+words either side, whether the paper's other candidates share its area). Its label: the
+tag matches one of the paper's author keywords the way `generator.evaluate` counts tag
+precision (term tokens equal or one containing the other), or the keyword's vocabulary
+tag is this tag ('LLMs' -> large language models). A logistic regression on those rows
+is written to `generator/data/tag_evidence.yml` (deterministic: same corpora, same bytes),
+with two cut-offs chosen on the training papers:
+
+- threshold: the lowest probability a derived tag may have; chosen so that the tags kept
+  keep TAG_RECALL_KEPT of the keyword matches that keeping every candidate would get
+  (the least likely candidates go; most matches stay);
+- central: above it a paper is taken to be about a tag that is too common in its
+  collection (`link.drop_dominant_tags`); the probability at which, on the training
+  papers, half of the candidates match an author keyword.
+
+Only corpora with author keywords train (`evaluate.keyword_kind`): colm, corl, iclr
+(2017, 2018) and 3dv; IJCAI's keywords are area labels. With --report it validates
+leave-one-venue-out: for each venue the model is fitted on the other venues only and
+the real pipeline (`generator.evaluate`) scores every corpus of the held-out venue
+(and, for IJCAI, with the model fitted on every keyword venue). Those are the figures
+to quote; the shipped parameters are then fitted on all keyword venues.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import Counter
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+import numpy as np
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator import keyphrases, markup, tagevidence  # noqa: E402
+from generator.link import _phrase_like  # noqa: E402
+from generator.textutil import fold, singular  # noqa: E402
+from generator.errors import Report  # noqa: E402
+from generator.evaluate import evaluate_records, keyword_kind, tag_matches_keywords  # noqa: E402
+from generator.learned import Linear  # noqa: E402
+from generator.sources import read_file  # noqa: E402
+from generator import tagging  # noqa: E402
+from generator.evaluate import contains, term_tokens  # noqa: E402
+from generator.tagging import candidate_phrases, mentions, normalise_keyword  # noqa: E402
+
+DATA = ROOT / "generator" / "data"
+OUT = DATA / "tag_evidence.yml"
+LEARNED_OUT = DATA / tagging.LEARNED
+# A frequent author keyword the vocabulary lacks becomes a learned tag when it is a phrase
+# (one word is too ambiguous a spelling: 'learning', 'safety', 'vision'), given by this many
+# papers of at least two corpora, and given by at least this share of the papers whose
+# abstract contains it.
+LEARNED_MIN_PAPERS = 3
+LEARNED_MIN_CORPORA = 2
+LEARNED_MIN_WORDS = 2
+LEARNED_MIN_PRECISION = 0.15
+PHRASES_OUT = DATA / "keyphrase_evidence.yml"
+WORDS_OUT = DATA / "keyword_words.tsv"
+MIN_WORD_COUNT = 5  # words seen fewer times in all keywords and abstracts get no keywordness
+MIN_FEATURE_ROWS = 3  # a feature seen on fewer candidates gets no weight (the file stays readable)
+REGULARISATION = 1.0  # LogisticRegression's C
+TAG_RECALL_KEPT = 0.97
+CENTRAL_PRECISION = 0.5
+
+
+def venue(corpus: str) -> str:
+    return corpus.rstrip("0123456789")
+
+
+@dataclass
+class Candidate:
+    corpus: str
+    paper: int  # index of the paper within the whole training set
+    tag: str
+    features: dict
+    label: bool
+
+
+def labelled(tag: str, keywords: tuple[str, ...], by_vocabulary: frozenset[str]) -> bool:
+    return tag in by_vocabulary or tag_matches_keywords(tag, keywords)
+
+
+def keyword_corpora(corpus_dir: Path) -> dict[str, list]:
+    found = {}
+    for path in sorted(corpus_dir.glob("*.jsonl")):
+        records = read_file(path, Report())
+        if keyword_kind(records) == "author":
+            found[path.stem] = records
+    return found
+
+
+def learn_vocabulary(corpora: dict[str, list]) -> dict[str, dict[str, list[str]]]:
+    """{area: {tag: [spelling]}} for frequent author keywords the vocabulary does not know; a
+    keyword that only inflects a curated spelling differently becomes one of its spellings.
+    The area: the one the generator gives most of the papers giving the keyword."""
+    tagging.use_learned({})
+    try:
+        vocab = tagging.vocabulary()
+        given: dict[tuple[str, ...], dict[str, set[int]]] = {}
+        forms: dict[tuple[str, ...], list[str]] = {}
+        texts = []
+        for corpus, records in corpora.items():
+            for record in records:
+                index = len(texts)
+                texts.append(markup.to_plain(markup.segments(record.abstract)))
+                for keyword in record.keywords:
+                    key = term_tokens(keyword)
+                    if len(key) < LEARNED_MIN_WORDS or normalise_keyword(keyword) in vocab.tag_area or key in vocab.folded:
+                        continue
+                    given.setdefault(key, {}).setdefault(corpus, set()).add(index)
+                    forms.setdefault(key, []).append(normalise_keyword(keyword))
+        frequent = {
+            key: set().union(*by_corpus.values())
+            for key, by_corpus in given.items()
+            if len(by_corpus) >= LEARNED_MIN_CORPORA and sum(map(len, by_corpus.values())) >= LEARNED_MIN_PAPERS
+        }
+        tokens = [term_tokens(text) for text in texts]
+        order = {area.slug: i for i, area in enumerate(vocab.areas)}
+        learned: dict[str, dict[str, list[str]]] = {}
+        for key in sorted(frequent):
+            mentioning = [i for i, t in enumerate(tokens) if contains(t, key)]
+            hits = [i for i in mentioning if i in frequent[key]]
+            if not mentioning or len(hits) < LEARNED_MIN_PAPERS or len(hits) / len(mentioning) < LEARNED_MIN_PRECISION:
+                continue
+            variant = _variant_of(key, vocab)
+            if variant:  # 'robot manipulation' is a spelling of robotic manipulation
+                learned.setdefault(vocab.tag_area[variant], {}).setdefault(variant, []).append(" ".join(key))
+                continue
+            # The area the generator would give these papers (`tagging.area_of`), most often.
+            votes = Counter()
+            for i in frequent[key]:
+                hits = Counter(m.tag for m in mentions(texts[i]))
+                votes[tagging.area_of(texts[i], tuple(hits), None, hits)] += 1
+            area = next(a.slug for a in vocab.areas if a.name == min(votes, key=lambda a: (-votes[a], a)))
+            name = min(Counter(forms[key]).items(), key=lambda item: (-item[1], item[0]))[0]
+            learned.setdefault(area, {}).setdefault(name, []).append(" ".join(key))
+        return {area: dict(sorted(tags.items())) for area, tags in sorted(learned.items(), key=lambda item: order[item[0]])}
+    finally:
+        tagging.use_learned(None)
+
+
+def _variant_of(key: tuple[str, ...], vocab) -> str | None:
+    """The curated tag this keyword only inflects differently (robot/robotic), if any."""
+    for spelling, tag in vocab.folded.items():
+        if len(spelling) == len(key) and spelling != key and all(a.startswith(b) or b.startswith(a) for a, b in zip(spelling, key)):
+            if all(len(a) >= 4 and len(b) >= 4 or a == b for a, b in zip(spelling, key)):
+                return tag
+    return None
+
+
+def extract(corpora: dict[str, list]) -> list[Candidate]:
+    rows = []
+    paper = 0
+    for corpus, records in corpora.items():
+        for record in records:
+            if not record.keywords:
+                continue
+            text = markup.to_plain(markup.segments(record.abstract))
+            by_vocabulary = frozenset(normalise_keyword(k) for k in record.keywords)
+            for tag, row in tagevidence.features(text, mentions(text)).items():
+                rows.append(Candidate(corpus, paper, tag, row, labelled(tag, record.keywords, by_vocabulary)))
+            paper += 1
+    return rows
+
+
+def _pruned(rows: list[dict]) -> list[dict]:
+    seen: dict[str, int] = {}
+    for row in rows:
+        for name in row:
+            seen[name] = seen.get(name, 0) + 1
+    return [{k: v for k, v in row.items() if seen[k] >= MIN_FEATURE_ROWS} for row in rows]
+
+
+def fit(candidates: list[Candidate]) -> tagevidence.TagModel:
+    rows = _pruned([c.features for c in candidates])
+    labels = np.array([int(c.label) for c in candidates])
+    vectorizer = DictVectorizer(sort=True)
+    matrix = vectorizer.fit_transform(rows)
+    model = LogisticRegression(C=REGULARISATION, max_iter=5000)
+    model.fit(matrix, labels)
+    names = vectorizer.get_feature_names_out()
+    weights = {str(n): round(float(c), 4) for n, c in zip(names, model.coef_[0]) if abs(c) >= 1e-3}
+    linear = Linear(round(float(model.intercept_[0]), 4), weights)
+    probabilities = [linear.probability(c.features) for c in candidates]
+    return tagevidence.TagModel(linear, _threshold(probabilities, candidates), _central(probabilities, candidates))
+
+
+def _threshold(probabilities: list[float], candidates: list[Candidate]) -> float:
+    """The highest cut that keeps TAG_RECALL_KEPT of the candidates that match a keyword."""
+    matched = sorted(p for p, c in zip(probabilities, candidates) if c.label)
+    return round(matched[int((1 - TAG_RECALL_KEPT) * len(matched))], 3) if matched else 0.0
+
+
+def _central(probabilities: list[float], candidates: list[Candidate]) -> float:
+    """The lowest probability above which at least CENTRAL_PRECISION of candidates match."""
+    ranked = sorted(zip(probabilities, (c.label for c in candidates)), reverse=True)
+    hits = 0
+    best = 1.0
+    for index, (probability, label) in enumerate(ranked, 1):
+        hits += label
+        if index >= 20 and hits / index >= CENTRAL_PRECISION:
+            best = probability
+    return round(best, 3)
+
+
+def write(trained: Trained, corpora: list[str]) -> None:
+    import yaml
+
+    model, learned, phrases = trained.tags, trained.learned, trained.phrases
+
+    header = (
+        "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
+        f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
+        "# Logistic regression: is a vocabulary tag that fired among the paper's author keywords?\n"
+        "# Features (generator/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
+        "# either side), log_count, first_sentence, we_sentence, sentence_share, first_at, area_share,\n"
+        "# rank=, log_candidates, modifier. A derived tag needs probability >= threshold; a tag too common\n"
+        "# in a collection stays where its probability is >= central.\n"
+    )
+    body = {
+        "threshold": model.threshold,
+        "central": model.central,
+        "bias": model.linear.bias,
+        "weights": dict(sorted(model.linear.weights.items())),
+    }
+    OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    header = (
+        "# Tags learned by `make train` (scripts/train_tags.py) from frequent author keywords the\n"
+        "# curated vocabulary (vocabulary.yml) lacks: a phrase given by at least\n"
+        f"# {LEARNED_MIN_PAPERS} papers of {LEARNED_MIN_CORPORA}+ corpora and by at least {LEARNED_MIN_PRECISION:.0%} of the papers whose\n"
+        "# abstract contains it; area: the one the generator gives most of those papers (`tagging.area_of`).\n"
+        "# Same format as vocabulary.yml (area: tag: [spellings]). Do not edit by hand: retrain.\n"
+    )
+    LEARNED_OUT.write_text(header + yaml.safe_dump(learned, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    header = (
+        "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
+        f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
+        "# Logistic regression: is a candidate phrase (2-4 content words) one of the paper's author\n"
+        "# keywords? Features: generator/keyphrases.py. A phrase no other abstract uses, used once,\n"
+        "# becomes a key phrase only with probability >= once.\n"
+    )
+    body = {"once": phrases.once, "bias": phrases.bias, "weights": dict(zip(keyphrases.FEATURES, phrases.weights))}
+    PHRASES_OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (scripts/train_tags.py)"]
+    lines += [f"{w}\t{v}" for w, v in phrases.words.items()]
+    WORDS_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@click.command()
+@click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--report", type=click.Path(path_type=Path, dir_okay=False), help="Leave-one-venue-out figures, as JSON.")
+@click.option("--write/--no-write", "write_files", default=True, help="Write the parameters fitted on all keyword venues.")
+def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
+    start = time.perf_counter()
+    corpora = keyword_corpora(corpus_dir)
+    click.echo(f"{sum(map(len, corpora.values()))} papers from {len(corpora)} keyword corpora read in {time.perf_counter() - start:.1f} s")
+    if report:
+        results = {}
+        venues = sorted({venue(c) for c in corpora})
+        for held_out in venues:
+            training = {name: records for name, records in corpora.items() if venue(name) != held_out}
+            train(training).use()
+            for corpus in [c for c in corpora if venue(c) == held_out]:
+                results[corpus] = {"trained_on": f"keyword venues but {held_out}", **evaluate_records(corpus, corpora[corpus]).to_json()}
+                click.echo(f"{corpus:10} (without {held_out}): {_line(results[corpus])}")
+        train(corpora).use()
+        for path in sorted(corpus_dir.glob("ijcai*.jsonl")):
+            result = evaluate_records(path.stem, read_file(path, Report()))
+            results[path.stem] = {"trained_on": "every keyword venue (none is ijcai)", **result.to_json()}
+            click.echo(f"{path.stem:10} (keyword venues): {_line(results[path.stem])}")
+        use_shipped()
+        report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        click.echo(f"leave-one-venue-out report written to {report}")
+    if write_files:
+        write(train(corpora), sorted(corpora))
+        click.echo(f"parameters written to {OUT}, {LEARNED_OUT}, {PHRASES_OUT} and {WORDS_OUT}")
+    click.echo(f"done in {time.perf_counter() - start:.1f} s")
+
+
+@dataclass(frozen=True)
+class Trained:
+    learned: dict  # {area: {tag: [spellings]}}
+    tags: tagevidence.TagModel
+    phrases: keyphrases.PhraseModel
+
+    def use(self) -> None:
+        tagging.use_learned(self.learned)
+        tagevidence.use(self.tags)
+        keyphrases.use(self.phrases)
+
+
+def use_shipped() -> None:
+    tagging.use_learned(None)
+    tagevidence.use(None)
+    keyphrases.use(None)
+
+
+def train(corpora: dict[str, list]) -> Trained:
+    """The learned vocabulary, the tag evidence fitted on the candidates it proposes, the
+    key-phrase score."""
+    learned = learn_vocabulary(corpora)
+    tagging.use_learned(learned)
+    try:
+        return Trained(learned, fit(extract(corpora)), fit_phrases(corpora))
+    finally:
+        tagging.use_learned(None)
+
+
+# --- Key phrases ------------------------------------------------------------------------
+
+
+def _words(text: str) -> list[str]:
+    return [singular(w) for w in fold(text).split() if w.isalpha()]
+
+
+def keyword_words(corpora: dict[str, list]) -> dict[str, float]:
+    """log(rate of a word in author keywords / its rate in abstracts), for words seen often."""
+    in_keywords, in_abstracts = Counter(), Counter()
+    for records in corpora.values():
+        for record in records:
+            if record.keywords:
+                in_keywords.update(w for k in record.keywords for w in _words(k))
+                in_abstracts.update(_words(markup.to_plain(markup.segments(record.abstract))))
+    n_k, n_a = sum(in_keywords.values()), sum(in_abstracts.values())
+    words = sorted(w for w in in_keywords.keys() | in_abstracts.keys() if in_keywords[w] + in_abstracts[w] >= MIN_WORD_COUNT)
+    return {w: round(math.log((in_keywords[w] + 0.5) / n_k) - math.log((in_abstracts[w] + 0.5) / n_a), 3) for w in words}
+
+
+def phrase_rows(corpora: dict[str, list], model: keyphrases.PhraseModel) -> tuple[list[tuple[float, ...]], list[bool], list[bool]]:
+    """One row per candidate `link.add_keyphrases` would score (each corpus is a collection):
+    features, label (the phrase is one of the paper's author keywords), used once by one paper."""
+    rows, labels, once = [], [], []
+    for records in corpora.values():
+        papers = [(candidate_phrases(markup.to_plain(markup.segments(r.abstract))), r.keywords) for r in records]
+        n = len(papers)
+        document_frequency = Counter(key for candidates, _ in papers for key, _, _ in candidates)
+        max_df = max(3, int(0.05 * n))
+        for candidates, keywords in papers:
+            if not keywords:
+                continue
+            wanted = {term_tokens(k) for k in keywords}
+            longer = keyphrases.fragments(candidates)
+            for position, (key, spelling, count) in enumerate(candidates):
+                df = document_frequency[key]
+                if df > max_df or not _phrase_like(spelling):
+                    continue
+                rows.append(keyphrases.features(key, spelling, count, position / len(candidates), df, n, longer.get(key, 0), model))
+                labels.append(term_tokens(key) in wanted)
+                once.append(df < 2 and count < 2)
+    return rows, labels, once
+
+
+def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
+    """The key-phrase score, and the probability a once-used phrase needs: the lowest at which
+    such phrases are keywords at least as often as the phrases that recur."""
+    words = keyword_words(corpora)
+    rows, labels, once = phrase_rows(corpora, keyphrases.PhraseModel(words=words))
+    model = LogisticRegression(C=REGULARISATION, max_iter=5000)
+    model.fit(np.array(rows), np.array(labels, dtype=int))
+    fitted = keyphrases.PhraseModel(
+        round(float(model.intercept_[0]), 4), tuple(round(float(c), 4) for c in model.coef_[0]), 1.0, words
+    )
+    recurring = [label for label, single in zip(labels, once) if not single]
+    base_rate = sum(recurring) / max(1, len(recurring))
+    ranked = sorted(((fitted.probability(row), label) for row, label, single in zip(rows, labels, once) if single), reverse=True)
+    threshold, hits = 1.0, 0
+    for index, (probability, label) in enumerate(ranked, 1):
+        hits += label
+        if index >= 20 and hits / index >= base_rate:
+            threshold = probability
+    return keyphrases.PhraseModel(fitted.bias, fitted.weights, round(threshold, 3), words)
+
+
+def _line(result: dict) -> str:
+    keywords, tags, related = result.get("keywords", {}), result["tags"], result["related"]
+    parts = [
+        ("exact", keywords.get("recall_exact")),
+        ("lenient", keywords.get("recall_lenient")),
+        ("precision", keywords.get("tag_precision_lenient")),
+        ("top tag", tags.get("largest_tag_share")),
+        ("lift", related.get("keyword_lift")),
+        ("area@5", related.get("area_agreement")),
+        ("reasons", related.get("reason_quality")),
+    ]
+    return ", ".join(f"{name} {value:.3f}" for name, value in parts if isinstance(value, float))
+
+
+if __name__ == "__main__":
+    main()

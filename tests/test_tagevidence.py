@@ -1,0 +1,172 @@
+"""Tags learned from author keywords: a spelling that fires is a candidate, the learned
+evidence (generator/data/tag_evidence.yml) decides whether the paper is about it."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from generator import tagevidence
+from generator.enrich import enrich
+from generator.model import Origin, Record
+from generator.tagging import vocabulary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tags_of(abstract: str) -> tuple[str, ...]:
+    return enrich(Record(abstract, Origin("test.txt", 1, 1), "test")).tags
+
+
+@pytest.mark.parametrize(
+    ("abstract", "tag", "has_it"),
+    [
+        # Mentioning video is not being about video understanding; robot hardware is not AI hardware.
+        (
+            "We learn dexterous manipulation policies for a robot hand from human video demonstrations. Our method "
+            "retargets hand poses from the video to the robot and transfers to real hardware with a 70% success rate.",
+            "video understanding",
+            False,
+        ),
+        (
+            "We learn dexterous manipulation policies for a robot hand from human video demonstrations. Our method "
+            "retargets hand poses from the video to the robot and transfers to real hardware with a 70% success rate.",
+            "hardware",
+            False,
+        ),
+        (
+            "Long video understanding remains hard for multimodal models. We introduce a benchmark of hour-long videos "
+            "with questions that need temporal reasoning across the whole video, and show that current video language "
+            "models fail on it.",
+            "video understanding",
+            True,
+        ),
+        # An inductive bias is not a fairness problem; gender bias in hiring is.
+        (
+            "Vision transformers lack the inductive bias of convolutional networks and need large datasets. We propose "
+            "a locality prior for self-attention that improves data efficiency on image classification.",
+            "fairness",
+            False,
+        ),
+        (
+            "Machine learning models used in hiring can discriminate against protected groups. We study fairness under "
+            "distribution shift and propose a debiasing method that reduces gender bias while keeping accuracy.",
+            "fairness",
+            True,
+        ),
+    ],
+)
+def test_a_tag_applies_only_when_the_paper_is_about_it(abstract, tag, has_it):
+    assert (tag in tags_of(abstract)) == has_it
+
+
+def test_the_shipped_evidence_loads_and_speaks_of_vocabulary_tags():
+    text = resources.files("generator").joinpath("data").joinpath("tag_evidence.yml").read_text(encoding="utf-8")
+    model = tagevidence.parse(text)
+    assert 0.0 < model.threshold < model.central < 1.0
+    tags = {name.removeprefix("tag=") for name in model.linear.weights if name.startswith("tag=")}
+    assert tags and tags <= set(vocabulary().tag_area), tags - set(vocabulary().tag_area)
+    assert tagevidence.parse(text) == model  # parsing is pure: same text, same model
+
+
+def test_evidence_features_say_where_and_how_a_tag_is_mentioned():
+    text = "We study diffusion models. Diffusion is slow. We make diffusion models fast with distillation."
+    features = tagevidence.features(text)
+    diffusion = features["diffusion models"]
+    assert diffusion["first_sentence"] == 1.0 and diffusion["we_sentence"] == 1.0
+    assert diffusion["spelling=diffusion model"] == 1.0 and diffusion["spelling=diffusion"] == 1.0
+    assert diffusion["sentence_share"] == 1.0 and diffusion["rank=0"] == 1.0
+    assert features["distillation"]["first_sentence"] == 0.0
+
+
+def test_the_package_scores_tags_without_scikit_learn():
+    # scikit-learn is only in the [eval] extra: training may use it, generating may not.
+    code = "import sys, generator.tagevidence, generator.enrich; sys.exit('sklearn' in sys.modules)"
+    import subprocess
+
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_training_twice_gives_the_same_model():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_tags
+
+    corpora = train_tags.keyword_corpora(CORPUS)
+    candidates = train_tags.extract({name: corpora[name] for name in ("3dv2025", "corl2021")})
+    assert train_tags.fit(candidates) == train_tags.fit(candidates)
+
+
+def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
+    import yaml
+
+    from generator import tagging
+
+    learned = yaml.safe_load(resources.files("generator").joinpath("data").joinpath(tagging.LEARNED).read_text(encoding="utf-8"))
+    curated = yaml.safe_load(resources.files("generator").joinpath("data").joinpath("vocabulary.yml").read_text(encoding="utf-8"))
+    curated_tags = {tag for tags in curated.values() for tag in tags}
+    areas = {area.slug for area in vocabulary().areas}
+    assert learned and set(learned) <= areas
+    for area, tags in learned.items():
+        for tag, spellings in tags.items():
+            assert spellings, tag
+            # A learned entry is a new tag, or new spellings of a curated tag in that tag's own area.
+            assert tag not in curated_tags or tag in curated[area], (area, tag)
+
+
+def test_a_learned_tag_is_matched_but_never_changes_a_title():
+    from generator import names, tagging
+
+    abstract = (
+        "We present GCBF, a graph control barrier function for safe multi-agent navigation. The control barrier "
+        "function certifies collision avoidance for hundreds of agents in simulation."
+    )
+    entries = {"robotics-planning": {"control barrier functions": ["control barrier function"]}}
+    try:
+        tagging.use_learned({})
+        names._generic_expansion.cache_clear()  # cached per expansion: judged afresh each time
+        without = enrich(Record(abstract, Origin("test.txt", 1, 1), "test"))
+        tagging.use_learned(entries)
+        names._generic_expansion.cache_clear()
+        with_learned = enrich(Record(abstract, Origin("test.txt", 1, 1), "test"))
+    finally:
+        tagging.use_learned(None)
+        names._generic_expansion.cache_clear()
+    assert "control barrier functions" in dict(with_learned.tag_scores)
+    assert "control barrier functions" not in dict(without.tag_scores)
+    assert with_learned.title == without.title
+
+
+def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads():
+    from generator import keyphrases
+
+    model = keyphrases.phrase_model()
+    assert 0.0 < model.once < 1.0 and len(model.weights) == len(keyphrases.FEATURES)
+    candidates = (("fully connected layer", "fully connected layers", 2), ("connected layer", "connected layers", 2), ("novel framework", "novel framework", 2))
+    longer = keyphrases.fragments(candidates)
+    assert longer == {"connected layer": 2, "fully connected": 2}
+
+    def probability(key, spelling, count, position):
+        return model.probability(keyphrases.features(key, spelling, count, position, 3, 300, longer.get(key, 0), model))
+
+    whole = probability("fully connected layer", "fully connected layers", 2, 0.1)
+    assert whole > probability("connected layer", "connected layers", 2, 0.1)
+    assert probability("attention transfer", "attention transfer", 2, 0.1) > probability("novel framework", "novel framework", 2, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("key", "spelling", "count", "position", "df", "longer"),
+    [("attention transfer", "attention transfer", 2, 0.1, 3, 0), ("fully connected layer", "Fully Connected Layers", 1, 0.7, 1, 1), ("novel framework", "novel framework", 3, 0.0, 9, 3)],
+)
+def test_link_scores_a_phrase_exactly_as_the_trained_features_say(key, spelling, count, position, df, longer):
+    from generator import keyphrases
+
+    model = keyphrases.phrase_model()
+    features = keyphrases.features(key, spelling, count, position, df, 300, longer, model)
+    assert keyphrases.probability(key, spelling, count, position, df, 300, longer, model) == pytest.approx(model.probability(features), abs=1e-12)
