@@ -22,9 +22,10 @@ from .model import Paper
 from .topicmap import topic_vectors
 
 # Regions: about one broad region per 250 papers (6 to 18, then mixed ones split) and one finer
-# topic per 50 (12 to 90).
-BROAD = (250, 6, 18)
-FINE = (50, 12, 90)
+# topic per 50 (12 to 90); on a small site, at least 8 papers per broad region and 5 per finer
+# one, so that a region has papers enough to share a name and zooming in shows more names.
+BROAD = (250, 6, 18, 8)
+FINE = (50, 12, 90, 5)
 KMEANS_STEPS = 30
 TOPIC_DIMS = 10  # eigenvectors of the related-papers graph the broad regions are grouped on
 LABEL_FLOOR = 0.1  # a label names at least this share of its region's papers
@@ -38,8 +39,8 @@ _WORD = re.compile(r"[a-z0-9]+")
 _LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the"})
 
 
-def _region_count(n: int, per: int, low: int, high: int) -> int:
-    return max(1, min(high, max(low, round(n / per)), n // 3 or 1))
+def _region_count(n: int, per: int, low: int, high: int, smallest: int) -> int:
+    return max(1, min(high, max(low, round(n / per)), n // smallest))
 
 
 def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
