@@ -408,8 +408,11 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
     """The chosen name (or None) and the title: the best-ranked phrase that passes the gate."""
     chosen, leads = choose_name(names, text)
     phrases = rank_phrases(descriptor_candidates(text, names), text)
-    # When no phrase passes the gate on its own, the abstract's first name carries the title.
-    for name, lead in dict.fromkeys([(chosen, leads), (introduced(names), True)]):
+    # When no phrase passes the gate without a name, the abstract's first name follows one (the
+    # model's choice is never overruled into leading).
+    first = introduced(names)
+    attempts = [(chosen, leads)] + ([(first, False)] if chosen is None and first else [])
+    for name, lead in attempts:
         # Without a name, a phrase ending on a name reads as a name tacked on ('... Framework Dynamic-LLaVA').
         unled = {n.name for n in names} if not name else set()
         for phrase in phrases:
@@ -421,7 +424,7 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
     # Last resort: any noun phrase of the abstract that passes, most repeated first (with the
     # abstract's name after it); then the name alone; else the best phrase all the same
     # (`evaluate` counts the defects that remain).
-    name = introduced(names)
+    name = chosen or first
     for key, spelling, _ in _by_frequency(text):
         phrase = Phrase(_tidy(title_case(sentence_case(spelling))), "keyphrase", 0)
         if len(key.split()) < 3 or (name and name.name in phrase.text):
