@@ -137,6 +137,6 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         defects.append("too long")
     if any(title.count(a) != title.count(b) for a, b in _PAIRS) or title.count('"') % 2 or title.count("“") != title.count("”") or _STRAY_QUOTE.search(title):
         defects.append("unbalanced")
-    if _ASIDE.search(title):
+    if _ASIDE.search(descriptive):  # a name after the phrase may start lower-case: "(multiPPI++)"
         defects.append("aside")
     return defects

@@ -42,6 +42,7 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("Privacy Amnesia for (PPA)", "PPA", ["dangling end"]),  # the phrase before the name dangles
         ("We Propose Privacy Amnesia (PPA)", "PPA", ["sentence or first person"]),
         ("PPA for PPA Models (PPA)", "PPA", ["name repeated"]),
+        ("Method for Valid Inference from Free-Form Text (multiPPI++)", "multiPPI++", []),  # a name, not an aside
         ("Binary Cross-Entropy for Dense Retrieval Typically", None, ["dangling end"]),
         ('The "Quoted Benchmark for Agents', None, ["unbalanced"]),
     ],
