@@ -23,6 +23,7 @@ from operator import mul
 import yaml
 
 from . import lexicon
+from .learned import logistic
 from .textutil import singular
 
 FEATURES = ("log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness")
@@ -53,7 +54,7 @@ class PhraseModel:
 
     def probability(self, features: Sequence[float]) -> float:
         score = self.bias + sum(map(mul, self.weights, features))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
+        return logistic(score)
 
 
 def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
@@ -118,7 +119,7 @@ def probability(
         + (w[9] if words[-1] in _GENERIC_HEADS else 0.0)
         + w[10] * keywordness
     )
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
+    return logistic(score)
 
 
 def parse(evidence_yml: str, words_tsv: str) -> PhraseModel:
@@ -127,13 +128,11 @@ def parse(evidence_yml: str, words_tsv: str) -> PhraseModel:
     unknown = set(weights) - set(FEATURES)
     if unknown:
         raise ValueError(f"keyphrase_evidence.yml: unknown features {sorted(unknown)} (expected {FEATURES})")
-    table = {}
-    for line in words_tsv.splitlines():
-        if line and not line.startswith("#"):
-            word, value = line.split("\t")
-            table[word] = float(value)
     return PhraseModel(
-        float(data.get("bias", 0.0)), tuple(float(weights.get(name, 0.0)) for name in FEATURES), float(data.get("once", 1.0)), table
+        float(data.get("bias", 0.0)),
+        tuple(float(weights.get(name, 0.0)) for name in FEATURES),
+        float(data.get("once", 1.0)),
+        lexicon.word_values(words_tsv),
     )
 
 

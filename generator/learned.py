@@ -27,6 +27,8 @@ from typing import Mapping
 
 import yaml
 
+from . import lexicon
+
 
 @dataclass(frozen=True)
 class Linear:
@@ -40,7 +42,12 @@ class Linear:
         return self.bias + sum(value * weights.get(name, 0.0) for name, value in features.items())
 
     def probability(self, features: Mapping[str, float]) -> float:
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, self.score(features)))))
+        return logistic(self.score(features))
+
+
+def logistic(score: float) -> float:
+    """A linear score as a probability (clipped: exp overflows beyond about 700)."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
 
 
 @dataclass(frozen=True)
@@ -60,26 +67,17 @@ def _linear(data: Mapping[str, object] | None) -> Linear:
     return Linear(float(data.get("bias", 0.0)), {str(k): float(v) for k, v in (data.get("weights") or {}).items()})
 
 
-def _lines(text: str) -> frozenset[str]:
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
-
-
 def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt: str = "") -> Choices:
     data = yaml.safe_load(choices_yml) or {}
-    titleness = {}
-    for line in title_words_tsv.splitlines():
-        if line and not line.startswith("#"):
-            word, value = line.split("\t")
-            titleness[word] = float(value)
     return Choices(
         name=_linear(data.get("name")),
         name_threshold=float((data.get("name") or {}).get("threshold", 0.5)),
         name_lead_threshold=float((data.get("name") or {}).get("lead_threshold", 0.5)),
         phrase=_linear(data.get("phrase")),
         sentence=_linear(data.get("sentence")),
-        titleness=titleness,
-        verbs=_lines(verbs_txt),
-        words=_lines(words_txt),
+        titleness=lexicon.word_values(title_words_tsv),
+        verbs=lexicon.word_list(verbs_txt),
+        words=lexicon.word_list(words_txt),
     )
 
 

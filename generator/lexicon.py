@@ -26,3 +26,18 @@ def alternation(name: str, inflected: bool = False) -> str:
     matches -s, -d and -ed forms of base verbs ('propose' -> proposes, proposed)."""
     pattern = "|".join(re.escape(word).replace("\\ ", " ") for word in _lists()[name])
     return f"(?:{pattern})(?:s|d|ed)?" if inflected else pattern
+
+
+def word_list(text: str) -> frozenset[str]:
+    """A data file of one word per line ('#' starts a comment line): stopwords.txt, verbs.txt."""
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def word_values(text: str) -> dict[str, float]:
+    """A data file of 'word<TAB>value' lines ('#' starts a comment line): title_words.tsv."""
+    table = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            word, value = line.split("\t")
+            table[word] = float(value)
+    return table

@@ -10,11 +10,7 @@ from importlib import resources
 
 from . import lexicon
 
-ENGLISH_STOP_WORDS = frozenset(
-    line.strip()
-    for line in resources.files("generator").joinpath("data").joinpath("stopwords.txt").read_text(encoding="utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-)
+ENGLISH_STOP_WORDS = lexicon.word_list(resources.files("generator").joinpath("data").joinpath("stopwords.txt").read_text(encoding="utf-8"))
 STOP_WORDS = ENGLISH_STOP_WORDS | lexicon.words("stop_words_extra")
 
 # Words that stay lower case inside a title (unless first).
