@@ -14,6 +14,7 @@ from .model import Acronym, Link, Paper, Record
 from .names import find_acronyms, introduced, name_candidates
 from .tagevidence import probabilities, tag_model
 from .tagging import area_of, candidate_phrases, derive_tags, mentions, normalise_keyword
+from .titlegate import name_follows, phrase_part
 from .titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from .urlpolicy import web_url
 
@@ -81,9 +82,7 @@ def _name_and_title(
 def title_slug(title: str, name: str | None) -> str:
     """The page's address: a paper with a name is filed under it ('patchsae-sparse-autoencoder-…'),
     whether the title leads with the name or shows it after the phrase."""
-    if name and title.endswith(f" ({name})"):
-        title = f"{name} {title[: -len(name) - 3]}"
-    return slugify(title)
+    return slugify(f"{name} {phrase_part(title, name)}" if name_follows(title, name) else title)
 
 
 def retitle(paper: Paper, banned: frozenset[str]) -> Paper:

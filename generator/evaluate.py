@@ -140,7 +140,7 @@ from .similar import plain_top
 from .sources import read_file
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import fold, normalise_term, sentences, singular
-from .titlegate import title_defects
+from .titlegate import name_follows, title_defects
 
 RELATED = 5
 COMMON_TAGS = 5  # tag health lists the share of papers carrying each of the commonest tags
@@ -387,7 +387,7 @@ def shown_name(paper: Paper) -> str | None:
     """The name the title shows: leading it ('Name: phrase', or the name alone) or after the
     phrase ('phrase (Name)')."""
     name, title = paper.name, paper.title
-    return name if name and (title.startswith(name) or title.endswith(f" ({name})")) else None
+    return name if name and (title.startswith(name) or name_follows(title, name)) else None
 
 
 def defect_metrics(papers: Sequence[Paper]) -> list[Metric]:

@@ -385,9 +385,9 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
     for token in sorted(repeated, key=lambda t: (-counts[t], text.index(t))):
         yield result(token, next((s for s in all_sentences if token in s), ""), "repeated")
-    # Weaker evidence, for the learned choice to weigh: any defined acronym that names no known
-    # concept, then any name-shaped token.
-    # The code repository of the paper ('github.com/YingqingHe/ScaleCrafter') is mostly named after it.
+    # Weaker evidence, for the learned choice to weigh: the code repository's name (a paper's
+    # repository, 'github.com/YingqingHe/ScaleCrafter', is mostly named after it), any defined
+    # acronym that names no known concept, then any name-shaped token.
     for url in urls:
         repository = _repository_name(url)
         if repository and repository not in banned and (_name_shaped(repository) or _capitalised_noun(repository, banned)):

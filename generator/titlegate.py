@@ -101,17 +101,25 @@ def adjective_end(word: str) -> bool:
     return bool(_ADJECTIVE_END.search(word)) and word not in _NOUNS_LIKE_ADJECTIVES
 
 
+def name_follows(title: str, name: str | None) -> bool:
+    """The title shows its name after the phrase: 'phrase (Name)'."""
+    return bool(name) and title.endswith(f" ({name})")
+
+
+def phrase_part(title: str, name: str | None) -> str:
+    """The title without the name it shows ('Name: phrase' or 'phrase (Name)')."""
+    if name and title.startswith(f"{name}: "):
+        return title[len(name) + 2 :]
+    return title[: -len(name) - 3] if name_follows(title, name) else title
+
+
 def title_defects(title: str, name: str | None = None) -> list[str]:
     """The kinds of defect in a title; an empty list means it may be shown.
 
     name: the introduced name the title shows ("Name: phrase" or "phrase (Name)"), if any."""
     defects = []
     words = title.split()
-    descriptive = title
-    if name and title.startswith(f"{name}: "):
-        descriptive = title[len(name) + 2 :]
-    elif name and title.endswith(f" ({name})"):
-        descriptive = title[: -len(name) - 3]
+    descriptive = phrase_part(title, name)
     if _RAW_MARKUP.search(title):
         defects.append("markup")
     if _SPLIT_WORD.search(title):

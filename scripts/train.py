@@ -8,7 +8,7 @@ and writes their parameters to `generator/data/choices.yml` and
 `generator/data/title_words.tsv` (deterministic: same corpora, same bytes).
 
 - name: logistic regression, one row per name candidate; label: `evaluate.name_hit`
-  (the real title carries the name, or spells it out and has no colon name of its own). The threshold for leading with the best
+  (the real title carries the name, or spells it out and has no colon name of its own). The threshold for showing the best
   candidate is the highest that keeps 97% of the colon names that always showing it
   would get: the model drops the names least likely to be in the title. A shown name leads
   ('Name: phrase') only above the probability where LEAD_PRECISION of the training titles
