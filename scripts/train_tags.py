@@ -54,6 +54,7 @@ from generator.sources import read_file  # noqa: E402
 from generator import tagging  # noqa: E402
 from generator.evaluate import contains, term_tokens  # noqa: E402
 from generator.tagging import candidate_phrases, mentions, normalise_keyword  # noqa: E402
+from train import venue  # noqa: E402  (the same leave-one-venue-out unit as the title models)
 
 DATA = ROOT / "generator" / "data"
 OUT = DATA / "tag_evidence.yml"
@@ -73,10 +74,6 @@ MIN_FEATURE_ROWS = 3  # a feature seen on fewer candidates gets no weight (the f
 REGULARISATION = 1.0  # LogisticRegression's C
 TAG_RECALL_KEPT = 0.97
 CENTRAL_PRECISION = 0.5
-
-
-def venue(corpus: str) -> str:
-    return corpus.rstrip("0123456789")
 
 
 @dataclass
