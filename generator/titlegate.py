@@ -35,6 +35,12 @@ _FINITE_VERB = re.compile(
 _PAIRS = (("(", ")"), ("[", "]"))
 # 'Between X' needs its 'and Y'.
 _BETWEEN_ALONE = re.compile(r"\bbetween\b(?!.*\band\b)", re.IGNORECASE)
+# A citation is not part of a title ('Ribeiro Et Al and Unit-Testing Datasets').
+# A title does not start inside a phrase ('For Tabletop Object Manipulation Tasks').
+_PHRASE_START = re.compile(r"^(?:for|of|and|or|by|with|from|than|via|into)\b", re.IGNORECASE)
+_CITATION = re.compile(r"\bet\.? al\b", re.IGNORECASE)
+# 'After' or 'before' with a participle is a clause, here cut short ('Behavior of LMs After Fine-Tuned on Data').
+_CLAUSE_AFTER_PREPOSITION = re.compile(r"\b(?:after|before|once|until)\s+[\w-]+ed\b", re.IGNORECASE)
 # A title cannot point at something outside itself ('Decoupling These Stages').
 _REFERS_BACK = re.compile(r"\b(?:these|those|such|them|their)\b", re.IGNORECASE)
 # Two prepositions in a row ('Decay-To-Zero for Under an Optimal LR') or a second 'for'
@@ -133,6 +139,9 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         _PREPOSITION_PAIR.search(descriptive)
         or len(re.findall(r"\bfor\b", descriptive, re.IGNORECASE)) > 1
         or _BETWEEN_ALONE.search(descriptive)
+        or _CITATION.search(descriptive)
+        or _PHRASE_START.match(descriptive)
+        or _CLAUSE_AFTER_PREPOSITION.search(descriptive)
     ):
         defects.append("broken phrase")
     if _REFERS_BACK.search(descriptive):

@@ -21,7 +21,7 @@ from .features import name_features, phrase_features, sentence_features, word_co
 from .names import MENTIONED, IntroducedName, introduced
 from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
-from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, title_defects, verb_at
+from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
 
 MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed
 MIN_TOPIC_WORDS = 4  # a shorter opening subject is a field ('Large Language Models'), shown only joined to a method
@@ -35,7 +35,7 @@ _BOUNDARY = re.compile(
     r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
     r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
     r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
-    r"by \w+ing|to (?!the\b|a\b|an\b|this\b|these\b|their\b|its\b|our\b|new\b|unseen\b|downstream\b|\d))\b)",
+    r"by (?:\w+ly\s+)?\w+ing|to (?!the\b|a\b|an\b|this\b|these\b|their\b|its\b|our\b|new\b|unseen\b|downstream\b|\d))\b)",
     re.IGNORECASE,
 )
 # Finite verbs end the subject of an opening sentence ("Recent work has shown ...").
@@ -46,17 +46,18 @@ _FINITE_VERB = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|particularly|highly|fully|"
+    r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|some|various|numerous|particularly|highly|fully|"
     r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of|problem of|task of|challenge of)\s+)+",
     re.IGNORECASE,
 )
 _RESEARCH_VERBS = lexicon.alternation("research_verbs")
 _PROPOSE_VERBS = lexicon.alternation("proposal_verbs", inflected=True)
 _SUBJECT = (
-    r"(?:we|this (?:paper|work|study|article)|our (?:work|paper|study)|here,? we|in this (?:paper|work),? we)"
-    r"(?:\s+(?:aim|seek|set out|attempt|try)\s+to)?"
+    r"(?:we|this (?:paper|work|study|article|research)|our (?:work|paper|study|research)|here,? we|in this (?:paper|work),? we)"
+    r"(?:\s+(?:aims?|seeks?|sets? out|attempts?|tries|try)\s+to)?"
 )
 _WEAK_RESEARCH = lexicon.words("weak_research_verbs")
+_LIGHT_VERBS = lexicon.words("light_verbs")
 _PROPOSAL = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
 _RESEARCH = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE)
 
@@ -136,8 +137,10 @@ def _purpose(after: str, generic_head: bool = False) -> str | None:
 
 
 def _fix_highlight_caps(phrase: str) -> str:
-    """'REcipe MErging DYnamics' (LaTeX letter highlights) -> 'Recipe Merging Dynamics'."""
-    return re.sub(r"\b([A-Z]{2,})([a-z]{2,})\b", lambda m: m.group(1).capitalize() + m.group(2), phrase)
+    """'REcipe MErging DYnamics', 'Temporal knowLEdge' (LaTeX letter highlights) -> 'Recipe Merging
+    Dynamics', 'Temporal knowledge'."""
+    phrase = re.sub(r"\b([A-Z]{2,})([a-z]{2,})\b", lambda m: m.group(1).capitalize() + m.group(2), phrase)
+    return re.sub(r"\b[a-z]+[A-Z]{2,}[a-z]+\b", lambda m: m.group().lower(), phrase)
 
 
 def _article(phrase: str) -> str:
@@ -214,7 +217,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
                 if descriptor != extended:
                     found.append(Phrase(title_case(sentence_case(descriptor)), "proposal-bare", index))
         match = _RESEARCH.search(sentence)
-        if match and not _ANAPHORA.match(match.group(2)):
+        if match and _is_object(match.group(2)):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 verb = match.group(1).split()[-1]
@@ -229,7 +232,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
                 found.append(Phrase(title_case(sentence_case(descriptor)), "and-propose", index))
         # Any "we VERB X" ("we find a simple fix ...").
         match = _WE_VERB.search(sentence)
-        if match and not _ANAPHORA.match(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS:
+        if match and _is_object(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 found.append(Phrase(title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}"), "we-verb", index))
@@ -243,6 +246,15 @@ _WE_VERB = re.compile(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)")
 _APPOSITIVE = re.compile(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)")
 # Every pattern above needs one of these words: other sentences are skipped (most of an abstract).
 _MAY_STATE = re.compile(rf"(?i)\b(?:we|this|our|and)\b|,\s*{_PROPOSE_VERBS}\b")
+
+
+def _is_object(phrase: str) -> bool:
+    """What follows the verb names its object: not a word that refers back ('we address these
+    challenges') nor 'as' ('a scheme we formalize as myopic training': the object came before)."""
+    return not _ANAPHORA.match(phrase) and not _AS_START.match(phrase)
+
+
+_AS_START = re.compile(r"(?i)as\b")
 
 
 def _add_subject(found: list[Phrase], sentence: str, index: int) -> None:
@@ -283,14 +295,40 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
     serve abstracts whose sentences give no phrase that passes the gate."""
     # Runs of content words can hold a verb ('... and Learn Tree-Structured Networks'): not a term.
-    ranked = list(islice((p for p in _by_frequency(text) if not any(map(is_verb, p[0].split()))), 8))
+    lowered = text.lower()
+    ranked = list(islice((p for p in _by_frequency(text) if not any(map(is_verb, p[0].split())) and not _verb_ends(p[1], lowered)), 8))
     # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
     found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, count in ranked if count >= 2 and len(key.split()) >= 3][:2]
-    for index, (key, first, _) in enumerate(ranked):
-        for other_key, second, _ in ranked[index + 1 :]:
+    # A run said once may be a clause: a plural noun, then its verb ('Humans Rank Content').
+    terms = [p for p in ranked if p[2] >= 2 or not _plural_then_verb(p[1].split())]
+    for index, (key, first, _) in enumerate(terms):
+        for other_key, second, _ in terms[index + 1 :]:
             if not set(key.split()) & set(other_key.split()):
                 return found + [Phrase(title_case(sentence_case(f"{first} and {second}")), "keyphrases", 0)]
     return found
+
+
+def _plural_then_verb(words: list[str]) -> bool:
+    """'Humans Rank', 'Transformers Prepare': a plural noun followed by a base form reads as
+    subject and verb (noun compounds rarely have a plural first part)."""
+    lowered = [w.lower() for w in words]
+    return any(third_person(a) and not third_person(b) and b.isalpha() for a, b in zip(lowered, lowered[1:]))
+
+
+_DETERMINERS = frozenset({"a", "an", "the", "this", "these", "those", "its", "their", "our"})
+
+
+def _verb_ends(spelling: str, lowered_text: str) -> bool:
+    """A run of words followed by a determiner ends on a verb ('user engagement behaviors
+    mirror [this pattern]'): a noun phrase would not go straight on to another one."""
+    phrase = spelling.lower() + " "
+    start = lowered_text.find(phrase)
+    while start >= 0:
+        following = lowered_text[start + len(phrase) :].split(" ", 1)[0]
+        if following in _DETERMINERS:
+            return True
+        start = lowered_text.find(phrase, start + 1)
+    return False
 
 
 def _by_frequency(text: str) -> list[tuple[str, str, int]]:
@@ -340,8 +378,9 @@ def _extend(descriptor: str, full: str, text: str) -> str:
     last = words[-1]
     generic = len(words) <= 2 or last.lower() in _GENERIC_HEADS
     if generic:
-        topic = _defined_topic(full, text)
-        if topic:
+        topic, short = _defined_topic(full, text)
+        # 'LLMs Agent for Large Language Models' says the topic twice.
+        if topic and short.rstrip("s") not in {w.rstrip("s") for w in words}:
             return f"{descriptor} for {topic}"
     purpose = _purpose(full[full.lower().find(last.lower()) + len(last) :], generic_head=generic)
     return f"{descriptor} {purpose}" if purpose else descriptor
@@ -351,25 +390,27 @@ _ACRONYM_IN_PARENTHESES = re.compile(r"\s+\([A-Z][A-Za-z0-9-]{1,8}\)")
 _TOPIC_WORD = re.compile(r"[A-Za-z][\w-]+")
 
 
-def _defined_topic(full: str, text: str) -> str | None:
-    """The topic the abstract defined just before the contribution: the latest 'long form (ACRONYM)'."""
+def _defined_topic(full: str, text: str) -> tuple[str | None, str]:
+    """The topic the abstract defined just before the contribution: the latest 'long form (ACRONYM)',
+    and the acronym."""
     before = text[: text.find(full)] if full in text else text
     # The last '(ACRONYM)' with two to five words before it (found from the parenthesis: a
     # pattern of words first backtracks through the whole text).
-    topic = None
+    topic, acronym = None, ""
     for short in _ACRONYM_IN_PARENTHESES.finditer(before):
         preceding = []
         for word in reversed(before[max(0, short.start() - 120) : short.start()].split()[-5:]):
             if not _TOPIC_WORD.fullmatch(word):
                 break
             preceding.insert(0, word)
-        topic = " ".join(preceding) if len(preceding) >= 2 else topic
+        if len(preceding) >= 2:
+            topic, acronym = " ".join(preceding), short.group().strip(" ()")
     if not topic:
-        return None
+        return None, ""
     words = topic.split(" of ")[-1].split()
-    while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ") or words[0].endswith("ing")):
+    while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ") or words[0].endswith("ing") or is_adverb(words[0])):
         words = words[1:]
-    return " ".join(words) if len(words) >= 2 else None
+    return (" ".join(words), acronym) if len(words) >= 2 else (None, "")
 
 
 def choose_name(names: Sequence[IntroducedName], text: str) -> tuple[IntroducedName | None, bool]:

@@ -45,6 +45,10 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("Method for Valid Inference from Free-Form Text (multiPPI++)", "multiPPI++", []),  # a name, not an aside
         ("Binary Cross-Entropy for Dense Retrieval Typically", None, ["dangling end"]),
         ('The "Quoted Benchmark for Agents', None, ["unbalanced"]),
+        ("Ribeiro Et Al and Unit-Testing Datasets", None, ["broken phrase"]),  # a citation
+        ("Behavior of LMs After Fine-Tuned on Data", None, ["broken phrase"]),  # a clause cut short
+        ("Learning After Pretraining", None, []),
+        ("For Tabletop Object Manipulation Tasks (SQPDNet)", "SQPDNet", ["broken phrase"]),
     ],
 )
 def test_the_gate_names_every_defect_a_reader_would_see(title, name, defects):
@@ -143,3 +147,37 @@ def test_names_the_abstract_introduces_are_proposed(abstract, urls, expected):
 def test_words_that_are_not_names_are_not_proposed(abstract, urls, not_expected):
     names = name_candidates(abstract, [], find_acronyms(abstract), urls=urls)
     assert not_expected not in [n.name for n in names]
+
+
+@pytest.mark.parametrize(
+    "abstract, broken, expected",
+    [
+        # The verb's object came before it: 'formalize as' names no object.
+        (
+            "Do transformers think ahead during inference? We test these hypotheses by training language models "
+            "without propagating gradients to past timesteps, a scheme we formalize as myopic training. "
+            "In a constructed synthetic data setting, we find clear evidence for pre-caching.",
+            "As Myopic Training",
+            "Finding Clear Evidence for Pre-Caching",
+        ),
+        # A light verb's object carries the meaning: no 'Taking ...' title.
+        (
+            "Model checklists have emerged as a useful tool. In this work, we take a more principled approach to "
+            "unit-testing datasets by proposing a taxonomy based on the V-information literature.",
+            "Taking",
+            None,
+        ),
+        # 'This research aims to understand X' states the topic; an adverb before 'varying' ends the phrase.
+        (
+            "Large language models produce hallucinations. This research aims to understand the human perception of "
+            "LLM hallucinations by systematically varying the degree of hallucination. Results indicate that humans "
+            "rank content as truthful and user engagement behaviors mirror this pattern.",
+            "Mirror",
+            "Human Perception of LLM Hallucinations",
+        ),
+    ],
+)
+def test_phrases_that_read_as_clause_pieces_are_not_titles(abstract, broken, expected):
+    title = derive_title(abstract, name_candidates(abstract, [], find_acronyms(abstract)))[1]
+    assert broken.lower() not in title.lower(), title
+    assert expected is None or expected in title, title
