@@ -119,42 +119,56 @@ def phrase_features(
         "abstract_weight": sum(math.log1p(abstract_counts.get(w, 0)) for w in content) / 10,
         "gerund_start": float(bool(words) and words[0].lower().endswith("ing")),
         "has_for": float(" for " in f" {phrase.lower()} "),
-        "has_mixed_case": float(any(any(c.isupper() for c in w[1:]) for w in words)),
-        "has_digit": float(any(c.isdigit() for c in phrase)),
+        "has_mixed_case": float(_has_inner_capital(phrase, words)),
+        "has_digit": float(_has_digit(phrase)),
     }
+
+
+_INNER_CAPITAL = re.compile(r"\S[A-Z]")
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _has_inner_capital(phrase: str, words: list[str]) -> bool:
+    """A capital after a word's first letter ('PatchSAE'); a regex for ASCII phrases (most)."""
+    if phrase.isascii():
+        return _INNER_CAPITAL.search(phrase) is not None
+    return any(any(c.isupper() for c in w[1:]) for w in words)
+
+
+def _has_digit(phrase: str) -> bool:
+    return _DIGIT.search(phrase) is not None if phrase.isascii() else any(c.isdigit() for c in phrase)
 
 
 # --- Summary sentences -----------------------------------------------------------------------
 
 # Cue words of a sentence's role. Contribution and study need "we" and a verb in order (a
 # pattern); the others are words or word beginnings, checked on the sentence's words at once.
-_CUE_PATTERNS = {
-    "cue_contribution": re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I),
-    "cue_study": re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I),
-}
-_CUE_WORDS = {
-    "cue_we": ("we", "our"),
-    "cue_background": ("recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"),
-    "cue_code": ("code", "available", "github", "http", "https"),
-}
-_CUE_PREFIXES = {"cue_result": ("experiment", "outperform", "state-of-the-art", "results", "achiev", "improv", "benchmark", "empirical", "surpass")}
+_CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I)
+_STUDY = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I)
+_WE_WORDS = frozenset({"we", "our"})
+_BACKGROUND_WORDS = frozenset({"recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"})
 _BACKGROUND_PHRASES = ("has been", "have been", "have shown")
+_CODE_WORDS = frozenset({"code", "available", "github", "http", "https"})
+# A word that starts 'experiment...', 'improv...': found by one search for such a word start,
+# that is after no letter or digit, nor after one joined by - ' or . (as _TOKEN joins them).
+_RESULT_PREFIXES = ("experiment", "outperform", "state-of-the-art", "results", "achiev", "improv", "benchmark", "empirical", "surpass")
+_RESULT_START = re.compile(rf"(?<![^\W_])(?<![^\W_][-'.])(?:{'|'.join(map(re.escape, _RESULT_PREFIXES))})")
 _PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
 
 
-def _cues(sentence: str, tokens: list[str]) -> dict[str, float]:
-    lowered = sentence.lower()
+def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
     words = set(tokens)
     # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
-    may_state = not words.isdisjoint(("we", "this", "our"))
-    cues = {cue: float(may_state and bool(pattern.search(sentence))) for cue, pattern in _CUE_PATTERNS.items()}
-    for cue, cue_words in _CUE_WORDS.items():
-        cues[cue] = float(not words.isdisjoint(cue_words))
-    cues["cue_background"] = max(cues["cue_background"], float(any(p in lowered for p in _BACKGROUND_PHRASES)))
-    for cue, prefixes in _CUE_PREFIXES.items():
-        cues[cue] = float(any(w.startswith(prefixes) for w in words))
-    cues["cue_problem"] = float(bool(_PROBLEM_START.search(sentence)))
-    return cues
+    may_state = "we" in words or "this" in words or "our" in words
+    return {
+        "cue_contribution": float(may_state and _CONTRIBUTION.search(sentence) is not None),
+        "cue_study": float(may_state and _STUDY.search(sentence) is not None),
+        "cue_we": float(not words.isdisjoint(_WE_WORDS)),
+        "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
+        "cue_code": float(not words.isdisjoint(_CODE_WORDS)),
+        "cue_result": float(_RESULT_START.search(lowered) is not None),
+        "cue_problem": float(_PROBLEM_START.search(sentence) is not None),
+    }
 
 
 def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) -> list[dict[str, float]]:
@@ -162,13 +176,14 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     TL;DRs). The rules' own order (sentences that propose, then that study something, then
     the rest, in reading order) is a feature too: the model learns how far to trust it."""
     count = len(sentences)
-    tokens = [_TOKEN.findall(s.lower()) for s in sentences]
-    cues = [_cues(s, t) for s, t in zip(sentences, tokens)]
+    lowered = [s.lower() for s in sentences]
+    tokens = [_TOKEN.findall(s) for s in lowered]
+    cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
     rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
     rules_rank = {index: rank for rank, index in enumerate(rules_order)}
     contents = [[w for w in t if w not in ENGLISH_STOP_WORDS and not w.isdigit()] for t in tokens]
     # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included.
-    counts = [Counter(w for w in _WORD.findall(s.lower()) if w not in ENGLISH_STOP_WORDS) for s in sentences]
+    counts = [Counter([w for w in _WORD.findall(s) if w not in ENGLISH_STOP_WORDS]) for s in lowered]
     whole: Counter[str] = Counter()
     for sentence_counts in counts:
         whole.update(sentence_counts)
@@ -176,7 +191,8 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     rows = []
     for index, sentence in enumerate(sentences):
         content = contents[index]
-        mean_title, _ = titleness_stats(content, titleness)
+        values = [titleness.get(w, 0.0) for w in content]  # the mean of titleness_stats, without its minimum
+        mean_title = sum(values) / len(values) if values else 0.0
         # Central sentences share their words with the rest of the abstract (the classic
         # centroid summariser): what the paper does is what the abstract keeps returning to.
         own = counts[index]

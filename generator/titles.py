@@ -333,7 +333,7 @@ def _verb_ends(spelling: str, lowered_text: str) -> bool:
 
 def _by_frequency(text: str) -> list[tuple[str, str, int]]:
     """The abstract's noun phrases, most repeated (then longest) first."""
-    return sorted(candidate_phrases(text), key=lambda p: (-p[2], -len(p[0].split())))
+    return sorted(candidate_phrases(text), key=lambda p: (-p[2], -p[0].count(" ")))  # keys are words joined by one space
 
 
 _METHOD_RULES = frozenset({"proposal", "proposal-bare", "expansion", "appositive", "before-name"})
