@@ -378,9 +378,11 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     # as the subject of what the paper does ("AffineQuant achieves ...").
     counts: dict[str, int] = {}
     for token in _NAME_TOKEN_RE.findall(text):
-        token = token.rstrip(".-")
         # Most words have no capital, and every name has one: skip them before the checks.
-        if token.lower() != token and _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
+        if token.lower() == token:
+            continue
+        token = token.rstrip(".-")
+        if _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
             counts[token] = counts.get(token, 0) + 1
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
     for token in sorted(repeated, key=lambda t: (-counts[t], text.index(t))):

@@ -32,7 +32,7 @@ BROAD_TAGS = frozenset({"datasets", "benchmarks", "generalization", "optimizatio
 class Area:
     slug: str
     name: str
-    cues: tuple[str, ...]
+    cues: tuple[tuple[str, str], ...]  # (first up to three letters, cue): ('lar', ' large language model')
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def use_learned(entries: dict | None) -> None:
 @cache
 def vocabulary() -> Vocabulary:
     # Cues are stored folded, with a leading space: matched at word starts in folded text.
-    areas = tuple(Area(a["slug"], a["name"], tuple(f" {fold(c)}" for c in a["cues"])) for a in _data("areas.yml"))
+    areas = tuple(Area(a["slug"], a["name"], tuple(_cue(f" {fold(c)}") for c in a["cues"])) for a in _data("areas.yml"))
     known_areas = {a.slug for a in areas}
     tag_area: dict[str, str] = {}
     folded: dict[tuple[str, ...], str] = {}
@@ -230,8 +230,8 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     # A cue can only occur where a word starts with its first letters: most need no search.
     starts = {word[:k] for word in folded.split() for k in (1, 2, 3)}
     for area in vocab.areas:
-        for cue in area.cues:  # folded when the vocabulary is loaded
-            if _cue_start(cue) in starts and cue in folded_text:
+        for start, cue in area.cues:  # folded when the vocabulary is loaded
+            if start in starts and cue in folded_text:
                 votes[area.slug] += 0.5
     if not votes:
         return vocab.areas[-1].name
@@ -240,10 +240,9 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     return next(area.name for area in vocab.areas if area.slug == best)
 
 
-@lru_cache(maxsize=1024)
-def _cue_start(cue: str) -> str:
-    """A cue's first (up to) three letters: ' large language model' -> 'lar', ' 3d' -> '3d'."""
-    return cue.split()[0][:3]
+def _cue(cue: str) -> tuple[str, str]:
+    """A cue with its first (up to) three letters: ' large language model' -> ('lar', ' large language model')."""
+    return cue.split()[0][:3], cue
 
 
 def area_names() -> list[str]:
