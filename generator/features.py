@@ -12,6 +12,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain
 
 from .names import GENERIC_ACRONYMS, IntroducedName
 from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
@@ -183,10 +184,9 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     rules_rank = {index: rank for rank, index in enumerate(rules_order)}
     contents = [[w for w in t if w not in ENGLISH_STOP_WORDS and not w.isdigit()] for t in tokens]
     # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included.
-    counts = [Counter([w for w in _WORD.findall(s) if w not in ENGLISH_STOP_WORDS]) for s in lowered]
-    whole: Counter[str] = Counter()
-    for sentence_counts in counts:
-        whole.update(sentence_counts)
+    words = [[w for w in _WORD.findall(s) if w not in ENGLISH_STOP_WORDS] for s in lowered]
+    counts = [Counter(sentence_words) for sentence_words in words]
+    whole = Counter(chain.from_iterable(words))
     whole_square = sum(n * n for n in whole.values())
     rows = []
     for index, sentence in enumerate(sentences):

@@ -62,6 +62,8 @@ _CITATION = re.compile(r"\s*\\(?:cite[tp]?|ref|eqref|label|footnote)\s*\{[^{}]*\
 _ESCAPED_CHAR = re.compile(r"\\([%&$_#{}])")
 _MARKDOWN_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
 _LATEX_TILDE = re.compile(r"(?<=[^\s\d~])~(?=[^\s\d~])")
+_QUOTED = re.compile(r"`([^`']*)'")  # `TeX quotes'
+_SYMBOL = re.compile(r"\\([A-Za-z]+)\b")
 
 
 @dataclass(frozen=True)
@@ -147,20 +149,28 @@ def trim_url(url: str) -> str:
 
 
 def _resolve_macros(text: str) -> str:
-    text = _CITATION.sub("", text)
-    text = _MARKDOWN_BOLD.sub(lambda m: f"{BOLD_OPEN}{m.group(1)}{BOLD_CLOSE}", text)
-    for _ in range(3):  # nested macros resolve from the inside out
+    # Citations, macros, escapes and symbols all start with a backslash, which most abstracts
+    # lack: each pattern runs only where its first character is.
+    if "\\" in text:
+        text = _CITATION.sub("", text)
+    if "**" in text:
+        text = _MARKDOWN_BOLD.sub(lambda m: f"{BOLD_OPEN}{m.group(1)}{BOLD_CLOSE}", text)
+    for _ in range(3 if "\\" in text else 0):  # nested macros resolve from the inside out
         before = text
         for pattern, open_mark, close_mark in _STYLE_MACROS:
             text = pattern.sub(lambda m, o=open_mark, c=close_mark: f"{o}{m.group(1) or m.group(2) or ''}{c}", text)
         if text == before:
             break
-    text = _ESCAPED_CHAR.sub(r"\1", text)
+    if "\\" in text:
+        text = _ESCAPED_CHAR.sub(r"\1", text)
     text = text.replace("``", "“").replace("''", "”")
-    text = re.sub(r"`([^`']*)'", r"‘\1’", text).replace("`", "‘")
+    if "`" in text:
+        text = _QUOTED.sub(r"‘\1’", text).replace("`", "‘")
     text = text.replace("---", "—").replace("--", "–")
-    text = _LATEX_TILDE.sub(" ", text)
-    text = re.sub(r"\\([A-Za-z]+)\b", lambda m: SYMBOLS.get(m.group(1), m.group(0)), text)
+    if "~" in text:
+        text = _LATEX_TILDE.sub(" ", text)
+    if "\\" in text:
+        text = _SYMBOL.sub(lambda m: SYMBOLS.get(m.group(1), m.group(0)), text)
     return text
 
 

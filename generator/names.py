@@ -361,7 +361,8 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         for token_match in _NAME_TOKEN_RE.finditer(after):
             token = token_match.group(0)
             if (
-                _candidate(token, expansions, banned)
+                token.lower() != token  # a name has a capital (`looks_like_name`): most words are skipped at once
+                and _candidate(token, expansions, banned)
                 and not _inside_plain_parenthesis(after, token_match.start(), expansions)
                 and not _USED_BEFORE.search(after[: token_match.start()])
             ):

@@ -160,7 +160,7 @@ def mentions(text: str) -> tuple[Mention, ...]:
     found = []
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(sentence.replace("-", " "))
-        tokens = [_token_key(t) for t in raw]
+        tokens = list(map(_token_key, raw))
         i, n = 0, len(tokens)
         while i < n:
             longest = starts.get(tokens[i], 0)
@@ -256,23 +256,29 @@ _PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
 def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
     counted under their normalised key (key, first spelling, occurrences), in text order."""
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     spelling: dict[str, str] = {}
     for run in _runs(text):
         # normalise_term of each 2-4 word phrase, built from its words' folded forms (fold works
-        # word by word on ASCII: the same key, without folding every phrase again).
+        # word by word on ASCII: the same key, without folding every phrase again): each word
+        # folded whole, and as a phrase's last word (singular); "" where it folds to nothing.
         folded = [_folded_word(word) for word in run]
-        for start in range(len(run) - 1):
-            for length in range(2, min(4, len(run) - start) + 1):
-                end = start + length
-                prefix, last = folded[end - 1]
+        whole = [prefix + last if last else "" for prefix, last in folded]
+        final = [prefix + _singular_last(last) if last else "" for prefix, last in folded]
+        count = len(run)
+        for start in range(count - 1):
+            head = whole[start]  # the phrase's words before its last one, joined
+            for end in range(start + 2, min(start + 4, count) + 1):
+                last = final[end - 1]
                 if last:
-                    key = " ".join([*(p + t for p, t in folded[start : end - 1] if t), prefix + _singular_last(last)])
+                    key = f"{head} {last}" if head else last
                 else:  # the last word folds to nothing (rare): the plain way
                     key = normalise_term(" ".join(run[start:end]))
-                counts[key] += 1
+                counts[key] = counts.get(key, 0) + 1
                 if key not in spelling:
-                    spelling[key] = " ".join(run[start : start + length])
+                    spelling[key] = " ".join(run[start:end])
+                if whole[end - 1]:
+                    head = f"{head} {whole[end - 1]}" if head else whole[end - 1]
     return tuple((key, spelling[key], count) for key, count in counts.items())
 
 

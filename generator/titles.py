@@ -205,7 +205,10 @@ def contribution_phrases(text: str) -> list[Phrase]:
             if index < 3:
                 _add_subject(found, sentence, index)
             continue
-        match = _PROPOSAL.search(sentence)
+        # The patterns with a subject need 'we', 'this' or 'our' somewhere: a cheap test first.
+        lowered = sentence.lower()
+        has_subject = "we" in lowered or "this" in lowered or "our" in lowered
+        match = _PROPOSAL.search(sentence) if has_subject else None
         if match:
             descriptor = _descriptor(match.group(1))
             appositive = _APPOSITIVE.match(match.group(1))
@@ -216,7 +219,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
                 found.append(Phrase(title_case(sentence_case(extended)), "proposal", index))
                 if descriptor != extended:
                     found.append(Phrase(title_case(sentence_case(descriptor)), "proposal-bare", index))
-        match = _RESEARCH.search(sentence)
+        match = _RESEARCH.search(sentence) if has_subject else None
         if match and _is_object(match.group(2)):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
@@ -231,7 +234,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
             if len(descriptor.split()) >= 2:
                 found.append(Phrase(title_case(sentence_case(descriptor)), "and-propose", index))
         # Any "we VERB X" ("we find a simple fix ...").
-        match = _WE_VERB.search(sentence)
+        match = _WE_VERB.search(sentence) if "we" in sentence else None
         if match and _is_object(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS:
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
