@@ -38,6 +38,8 @@ _BETWEEN_ALONE = re.compile(r"\bbetween\b(?!.*\band\b)", re.IGNORECASE)
 # A citation is not part of a title ('Ribeiro Et Al and Unit-Testing Datasets').
 # A title does not start inside a phrase ('For Tabletop Object Manipulation Tasks').
 _PHRASE_START = re.compile(r"^(?:for|of|and|or|by|with|from|than|via|into)\b", re.IGNORECASE)
+# A list cut before its 'and' ('Learning Skill Initiation, Control').
+_LIST_CUT = re.compile(r",\s+(?:(?!and\b|or\b)[\w-]+\s+)?(?!and\b|or\b)[\w-]+$", re.IGNORECASE)
 _CITATION = re.compile(r"\bet\.? al\b", re.IGNORECASE)
 # 'After' or 'before' with a participle is a clause, here cut short ('Behavior of LMs After Fine-Tuned on Data').
 _CLAUSE_AFTER_PREPOSITION = re.compile(r"\b(?:after|before|once|until)\s+[\w-]+ed\b", re.IGNORECASE)
@@ -141,6 +143,7 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         or _BETWEEN_ALONE.search(descriptive)
         or _CITATION.search(descriptive)
         or _PHRASE_START.match(descriptive)
+        or _LIST_CUT.search(descriptive)
         or _CLAUSE_AFTER_PREPOSITION.search(descriptive)
     ):
         defects.append("broken phrase")

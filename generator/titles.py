@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from . import learned, lexicon, markup
 from .features import name_features, phrase_features, sentence_features, word_counts
-from .names import MENTIONED, IntroducedName, introduced
+from .names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
 from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
 from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
@@ -136,11 +136,27 @@ def _purpose(after: str, generic_head: bool = False) -> str | None:
     return None
 
 
-def _fix_highlight_caps(phrase: str) -> str:
-    """'REcipe MErging DYnamics', 'Temporal knowLEdge' (LaTeX letter highlights) -> 'Recipe Merging
-    Dynamics', 'Temporal knowledge'."""
-    phrase = re.sub(r"\b([A-Z]{2,})([a-z]{2,})\b", lambda m: m.group(1).capitalize() + m.group(2), phrase)
-    return re.sub(r"\b[a-z]+[A-Z]{2,}[a-z]+\b", lambda m: m.group().lower(), phrase)
+def _fix_highlight_caps(phrase: str, common_only: bool = False) -> str:
+    """'REcipe MErging DYnamics', 'Temporal knowLEdge', 'Environmental feeDback' (letters of an
+    acronym highlighted) -> 'Recipe Merging Dynamics', 'Temporal Knowledge', 'Environmental
+    Feedback'. An expansion spells its acronym, so every such word is mended there; elsewhere
+    (`common_only`) only a word abstracts write in lower case ('feedback', not 'iTransformer')."""
+    common = learned.choices().words
+
+    def mend(match: re.Match[str]) -> str:
+        word = match.group()
+        if word in GENERIC_ACRONYMS:  # 'LLaMA', 'NeRF', 'GitHub' are spelled so
+            return word
+        spelled = not common_only and _SPELLED_LETTERS.fullmatch(word)
+        return word.lower().capitalize() if spelled or word.lower() in common else word
+
+    return _HIGHLIGHTED.sub(mend, phrase)
+
+
+# A capital after a lower-case letter ('feeDback'), or capitals before lower-case ones ('NAVIgation').
+_HIGHLIGHTED = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][A-Za-z]*|[A-Z]{2,}[a-z]{2,})\b")
+# Two or more capitals inside a word ('REcipe', 'knowLEdge'): letters an acronym picks out.
+_SPELLED_LETTERS = re.compile(r"[A-Z]{2,}[a-z]{2,}|[a-z]+[A-Z]{2,}[a-z]+")
 
 
 def _article(phrase: str) -> str:
@@ -287,7 +303,7 @@ def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Ph
     for phrase in proposed:
         if phrase.rule == "subject" and len(phrase.text.split()) < MIN_TOPIC_WORDS:
             continue  # 'Large Language Models' alone names a field, not a paper (it joins others above)
-        tidy = _tidy(phrase.text)
+        tidy = _tidy(_fix_highlight_caps(phrase.text, common_only=True))
         if tidy and tidy.lower() not in found:
             found[tidy.lower()] = Phrase(tidy, phrase.rule, phrase.sentence)
     return list(found.values())

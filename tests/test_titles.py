@@ -49,6 +49,9 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("Behavior of LMs After Fine-Tuned on Data", None, ["broken phrase"]),  # a clause cut short
         ("Learning After Pretraining", None, []),
         ("For Tabletop Object Manipulation Tasks (SQPDNet)", "SQPDNet", ["broken phrase"]),
+        ("SkillGen: Hybrid Skill Policy for Learning Skill Initiation, Control", "SkillGen", ["broken phrase"]),
+        ("Utility, Time and Space Complexity", None, []),
+        ("Effective Multi-Task Policy Architecture for Robotic Simulation Today", None, ["dangling end"]),
     ],
 )
 def test_the_gate_names_every_defect_a_reader_would_see(title, name, defects):
@@ -181,3 +184,18 @@ def test_phrases_that_read_as_clause_pieces_are_not_titles(abstract, broken, exp
     title = derive_title(abstract, name_candidates(abstract, [], find_acronyms(abstract)))[1]
     assert broken.lower() not in title.lower(), title
     assert expected is None or expected in title, title
+
+
+def test_letters_highlighted_for_an_acronym_are_mended_in_titles():
+    abstract = (
+        "Embodied agents often ignore changed environments. Here, we propose Pre-emptive Action Revision by "
+        "Environmental feeDback (PRED) that allows an embodied agent to revise its action. "
+        "We propose Audio Noise Awareness using Visuals of Indoors for NAVIgation for quieter robot path planning."
+    )
+    title = derive_title(abstract, name_candidates(abstract, [], find_acronyms(abstract)))[1]
+    assert "feeDback" not in title and "NAVIgation" not in title, title
+
+
+def test_a_common_abbreviation_is_not_a_name():
+    abstract = "Mamba outperforms SoTA transformer-based policies. SoTA results show that SoTA methods fail on long tasks."
+    assert "SoTA" not in [n.name for n in name_candidates(abstract, [], find_acronyms(abstract))]
