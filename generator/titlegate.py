@@ -37,9 +37,11 @@ _PAIRS = (("(", ")"), ("[", "]"))
 _BETWEEN_ALONE = re.compile(r"\bbetween\b(?!.*\band\b)", re.IGNORECASE)
 # A citation is not part of a title ('Ribeiro Et Al and Unit-Testing Datasets').
 # A title does not start inside a phrase ('For Tabletop Object Manipulation Tasks').
-_PHRASE_START = re.compile(r"^(?:for|of|and|or|by|with|from|than|via|into)\b", re.IGNORECASE)
+_PHRASE_START = re.compile(r"^(?:for|of|and|or|by|with|from|than|via|into|either|neither|whether)\b", re.IGNORECASE)
 # A list cut before its 'and' ('Learning Skill Initiation, Control').
 _LIST_CUT = re.compile(r",\s+(?:(?!and\b|or\b)[\w-]+\s+)?(?!and\b|or\b)[\w-]+$", re.IGNORECASE)
+# An adjective straight before a preposition lost its noun ('... Network as a New for Deformable ...').
+_ADJECTIVE_THEN_PREPOSITION = re.compile(r"\b(?:new|novel|simple|general|unified|effective|efficient)\s+(?:for|of|in|on|with|to|by|from)\b", re.IGNORECASE)
 _CITATION = re.compile(r"\bet\.? al\b", re.IGNORECASE)
 # 'After' or 'before' with a participle is a clause, here cut short ('Behavior of LMs After Fine-Tuned on Data').
 _CLAUSE_AFTER_PREPOSITION = re.compile(r"\b(?:after|before|once|until)\s+[\w-]+ed\b", re.IGNORECASE)
@@ -60,6 +62,7 @@ _ADVERBS = lexicon.words("adverbs")
 _ADJECTIVE_END = re.compile(r"(?:al|ic|ive|ous|ful|able|ible)$")
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 _LY_NOUNS = lexicon.words("ly_nouns")
+_DANGLING_NOUNS = lexicon.words("dangling_nouns")
 
 
 def is_adverb(word: str) -> bool:
@@ -109,6 +112,22 @@ def adjective_end(word: str) -> bool:
     return bool(_ADJECTIVE_END.search(word)) and word not in _NOUNS_LIKE_ADJECTIVES
 
 
+def _article_then_dangling_noun(phrase: str) -> bool:
+    """'... Optimization with a Focus': the noun needs what follows it ('a focus on X')."""
+    words = phrase.lower().split()
+    return len(words) >= 2 and words[-2] in ("a", "an", "the") and words[-1] in _DANGLING_NOUNS
+
+
+def _repeats_itself(phrase: str) -> bool:
+    """'Submodular Maximization Problem for Monotone Submodular Maximization Problem': the
+    purpose repeats what it is for (two or more words, two thirds of the method's words or more;
+    'Fast Unpaired Multi-View Clustering for Fully Unpaired Multi-View Data' says more)."""
+    method, _, purpose = phrase.lower().partition(" for ")
+    method_words = {w for w in method.split() if w not in FUNCTION_WORDS}
+    shared = method_words & set(purpose.split())
+    return len(shared) >= 2 and 3 * len(shared) >= 2 * len(method_words)
+
+
 def name_follows(title: str, name: str | None) -> bool:
     """The title shows its name after the phrase: 'phrase (Name)'."""
     return bool(name) and title.endswith(f" ({name})")
@@ -144,9 +163,13 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         or _CITATION.search(descriptive)
         or _PHRASE_START.match(descriptive)
         or _LIST_CUT.search(descriptive)
+        or _ADJECTIVE_THEN_PREPOSITION.search(descriptive)
+        or _article_then_dangling_noun(descriptive)
         or _CLAUSE_AFTER_PREPOSITION.search(descriptive)
     ):
         defects.append("broken phrase")
+    if _repeats_itself(descriptive):
+        defects.append("repeats itself")
     if _REFERS_BACK.search(descriptive):
         defects.append("refers back")
     if name and len(whole_word_positions(name, title)) > 1:

@@ -46,7 +46,7 @@ _FINITE_VERB = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|some|various|numerous|particularly|highly|fully|"
+    r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|some|various|numerous|most|many|all|both|each|every|particularly|highly|fully|"
     r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of|problem of|task of|challenge of)\s+)+",
     re.IGNORECASE,
 )

@@ -21,7 +21,7 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("Overfill: LLM Inference Comprises Prefill and Decode Stages", "Overfill", ["sentence or first person"]),
         ("Post-Training for Humans Communicate with Increasing Efficiency", None, ["sentence or first person"]),
         ("D2Z: Decay-To-Zero for Under an Optimal Peak LR", "D2Z", ["broken phrase"]),
-        ("LASER: Scene Graphs for Supervised Approaches for Learning Scene Graphs", "LASER", ["broken phrase"]),
+        ("LASER: Scene Graphs for Supervised Approaches for Learning Scene Graphs", "LASER", ["broken phrase", "repeats itself"]),
         ("Learning to Generate Unit Tests for Automated Debugging", None, []),
         ("A Case Study of Personality Design in Chatbots", None, []),
         ("HRL: Hierarchical Reinforcement Learn- Ing", "HRL", ["split word"]),
@@ -52,6 +52,12 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("SkillGen: Hybrid Skill Policy for Learning Skill Initiation, Control", "SkillGen", ["broken phrase"]),
         ("Utility, Time and Space Complexity", None, []),
         ("Effective Multi-Task Policy Architecture for Robotic Simulation Today", None, ["dangling end"]),
+        ("Submodular Maximization Problem for Monotone Submodular Maximization Problem", None, ["repeats itself"]),
+        ("Self-Boosting Feature Distillation for Knowledge Distillation", None, []),
+        ("Either an Efficient Facility Placement", None, ["broken phrase"]),
+        ("Differentially Private Stochastic Nonconvex Optimization with a Focus", None, ["broken phrase"]),
+        ("Multi-View Learning with a Unified View", None, []),
+        ("Plug-And-Play Network as a New for Deformable Image Registration", None, ["broken phrase"]),
     ],
 )
 def test_the_gate_names_every_defect_a_reader_would_see(title, name, defects):
