@@ -113,7 +113,10 @@ def sentence_case(text: str) -> str:
 
 
 _VOWELS = "aeiou"
-_DOUBLE_FINAL = {"plan", "map", "run", "set", "get", "stop", "scan", "drop", "shift"}
+# Verbs that double their last consonant before -ing beyond the short ones the rule below finds
+# (stress on the last syllable: embed -> embedding, control -> controlling).
+_DOUBLE_FINAL = {"plan", "map", "run", "set", "get", "stop", "scan", "drop", "embed", "admit", "submit", "commit", "permit",
+                 "transmit", "control", "patrol", "refer", "prefer", "transfer", "occur", "omit", "begin", "forget", "equip"}
 
 
 def gerund(verb: str) -> str:

@@ -118,6 +118,16 @@ def _article_then_dangling_noun(phrase: str) -> bool:
     return len(words) >= 2 and words[-2] in ("a", "an", "the") and words[-1] in _DANGLING_NOUNS
 
 
+_PREPOSITION_THEN_WORD = re.compile(r"\b(?:for|of|with|by|from|on|in|via)\s+([A-Za-z]+)\b", re.IGNORECASE)
+
+
+def _verb_after_preposition(phrase: str) -> bool:
+    """'... Pipeline for Demonstrate That ...': a preposition takes a noun or a gerund, never a
+    word the corpora use as a verb in its base form."""
+    verbs = learned.choices().verbs
+    return any(w.lower() in verbs and not third_person(w.lower()) for w in _PREPOSITION_THEN_WORD.findall(phrase))
+
+
 def _repeats_itself(phrase: str) -> bool:
     """'Submodular Maximization Problem for Monotone Submodular Maximization Problem': the
     purpose repeats what it is for (two or more words, two thirds of the method's words or more;
@@ -167,6 +177,8 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         or _article_then_dangling_noun(descriptive)
         or _CLAUSE_AFTER_PREPOSITION.search(descriptive)
     ):
+        defects.append("broken phrase")
+    if _verb_after_preposition(descriptive):
         defects.append("broken phrase")
     if _repeats_itself(descriptive):
         defects.append("repeats itself")

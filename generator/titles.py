@@ -113,7 +113,8 @@ def _purpose(after: str, generic_head: bool = False) -> str | None:
         r"(?:designed\s+|aiming\s+|aimed\s+|(?:which|that)\s+(?:seeks|aims|tries|is designed|serves)\s+)?to\s+(?:\w+ly\s+)?(\w+)\s+(.*)",
         after,
     )
-    if match and match.group(1).lower() not in STOP_WORDS:
+    # 'to structured prediction' is 'to' before a noun phrase, not a verb: no 'Structureding'.
+    if match and match.group(1).lower() not in STOP_WORDS and not _participle(match.group(1)):
         rest = clip_phrase(match.group(2), 7)
         if rest:
             return f"for {gerund(match.group(1))} {rest}"
@@ -134,6 +135,12 @@ def _purpose(after: str, generic_head: bool = False) -> str | None:
         if rest:
             return f"for {rest}"
     return None
+
+
+def _participle(word: str) -> bool:
+    """'structured', 'learned': a past form, not a verb to make a gerund of ('embed' is a verb)."""
+    word = word.lower()
+    return word.endswith("ed") and word not in learned.choices().verbs
 
 
 def _fix_highlight_caps(phrase: str, common_only: bool = False) -> str:
@@ -251,7 +258,8 @@ def contribution_phrases(text: str) -> list[Phrase]:
                 found.append(Phrase(title_case(sentence_case(descriptor)), "and-propose", index))
         # Any "we VERB X" ("we find a simple fix ...").
         match = _WE_VERB.search(sentence) if "we" in sentence else None
-        if match and _is_object(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS:
+        # A past tense makes no gerund ('we proposed X' is no 'Proposeding X').
+        if match and _is_object(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS and not _participle(match.group(1)):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 found.append(Phrase(title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}"), "we-verb", index))

@@ -58,6 +58,8 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("Differentially Private Stochastic Nonconvex Optimization with a Focus", None, ["broken phrase"]),
         ("Multi-View Learning with a Unified View", None, []),
         ("Plug-And-Play Network as a New for Deformable Image Registration", None, ["broken phrase"]),
+        ("Open-World Grasping Pipeline for Demonstrate That Modern Models", None, ["broken phrase"]),
+        ("Learning to Search for Structured Prediction", None, []),
     ],
 )
 def test_the_gate_names_every_defect_a_reader_would_see(title, name, defects):
@@ -205,3 +207,18 @@ def test_letters_highlighted_for_an_acronym_are_mended_in_titles():
 def test_a_common_abbreviation_is_not_a_name():
     abstract = "Mamba outperforms SoTA transformer-based policies. SoTA results show that SoTA methods fail on long tasks."
     assert "SoTA" not in [n.name for n in name_candidates(abstract, [], find_acronyms(abstract))]
+
+
+def test_a_past_tense_makes_no_gerund():
+    from generator.titles import _purpose, contribution_phrases
+
+    phrases = [p.text for p in contribution_phrases("In this work we proposed pure or approximate DP algorithms for pairwise learning.")]
+    assert phrases and not any("eding" in p for p in phrases), phrases
+    assert _purpose(" to structured prediction problems") is None  # 'to' before a noun phrase, not a verb
+
+
+@pytest.mark.parametrize("verb, expected", [("embed", "embedding"), ("shift", "shifting"), ("control", "controlling"), ("plan", "planning"), ("study", "studying")])
+def test_gerunds_are_spelled_right(verb, expected):
+    from generator.textutil import gerund
+
+    assert gerund(verb) == expected
