@@ -101,6 +101,11 @@ Related papers (K = --related, default 5)
                   keywords, mean over (paper, related paper) pairs where both have
                   keywords; the same over (paper, random paper) pairs; lift =
                   related / random.
+    lift ceiling  the lift of the best lists the keywords allow: each paper's K
+                  papers of highest keyword Jaccard (ties by corpus order), under
+                  the same limit of recommendations per paper (`similar.assign`).
+                  What no method can exceed: on a corpus whose keywords come from
+                  a short fixed list (iclr2017) random pairs already share many.
     plain agreement  for each paper, the share of its related papers that are among
                   its K nearest by plain TF-IDF cosine (`similar.plain_top`: no
                   smoothing, no cap); mean over papers. A guard: a method far from
@@ -129,6 +134,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
+import numpy as np
+from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from .enrich import enrich
@@ -136,7 +143,7 @@ from .errors import InputError, Report
 from .link import document, link
 from .model import Paper, Record
 from .names import looks_like_name
-from .similar import plain_top
+from .similar import CANDIDATES, assign, plain_top
 from .sources import read_file
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import fold, normalise_term, sentences, singular
@@ -488,6 +495,28 @@ def keyword_overlap(lists: Sequence[Sequence[int]], keys: Sequence[set[str]]) ->
     return _mean([jaccard(keys[i], keys[j]) for i, others in enumerate(lists) for j in others if keys[i] and keys[j]])
 
 
+def best_lift(keys: Sequence[set[str]], related: int, random_overlap: float | None) -> float | None:
+    """The lift of each paper's `related` papers of highest keyword Jaccard, capped as the
+    generator caps its lists: the ceiling of `keyword_lift` on this corpus."""
+    n = len(keys)
+    if not random_overlap or n < 2:
+        return None
+    vocabulary = {k: i for i, k in enumerate(sorted(set().union(*keys)))}
+    rows = [i for i, ks in enumerate(keys) for _ in ks]
+    incidence = sparse.csr_matrix((np.ones(len(rows)), (rows, [vocabulary[k] for ks in keys for k in ks])), shape=(n, max(1, len(vocabulary))))
+    shared = (incidence @ incidence.T).toarray()
+    sizes = np.array([len(ks) for ks in keys], dtype=float)
+    union = sizes[:, None] + sizes[None, :] - shared
+    jaccard_matrix = np.where(union > 0, shared / np.where(union > 0, union, 1), 0.0)
+    jaccard_matrix[(sizes == 0)[:, None] | (sizes == 0)[None, :]] = -1.0  # a pair without keywords is never best
+    np.fill_diagonal(jaccard_matrix, -np.inf)
+    width = min(n - 1, max(CANDIDATES, 3 * related))
+    candidates = np.argsort(-jaccard_matrix, axis=1, kind="stable")[:, :width]
+    columns = assign(candidates, np.take_along_axis(jaccard_matrix, candidates, axis=1), min(related, n - 1))
+    best = keyword_overlap([[int(candidates[i, c]) for c in row] for i, row in enumerate(columns)], keys)
+    return best / random_overlap if best is not None else None
+
+
 def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related: int, seed: int) -> list[Metric]:
     index: dict[str, int] = {}
     for i, paper in enumerate(papers):
@@ -511,6 +540,7 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
             Metric("keyword_jaccard", f"keyword Jaccard ({kind}), related", near, "mean"),
             Metric("keyword_jaccard_random", f"keyword Jaccard ({kind}), random", far, "mean"),
             Metric("keyword_lift", "keyword overlap lift (related / random)", near / far if near is not None and far else None, "ratio"),
+            Metric("keyword_lift_ceiling", "keyword lift of the best lists (ceiling)", best_lift(keys, related, far), "ratio"),
         ]
 
     plain = plain_top([document(p) for p in papers], related)

@@ -285,6 +285,10 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
     for tag in _mentioned_tags(a, b):
         if tag not in reasons:
             reasons.append(tag)
+    # A key phrase of one paper that the other abstract uses too (not among its own six).
+    for phrase in _used_keyphrases(a, b):
+        if phrase not in reasons:
+            reasons.append(phrase)
     if len(reasons) < 3:
         columns, weights = _shared_terms(matrix, i, j)
         taken = {word for r in reasons for word in normalise_term(r).split()}
@@ -309,6 +313,11 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
 def _mentioned_tags(a: Paper, b: Paper) -> list[str]:
     b_mentions, a_mentions = _mentioned(b.tag_scores), _mentioned(a.tag_scores)
     return [t for t in a.tags if t in b_mentions and t not in b.tags] + [t for t in b.tags if t in a_mentions and t not in a.tags]
+
+
+def _used_keyphrases(a: Paper, b: Paper) -> list[str]:
+    a_phrases, b_phrases = _phrase_keys(a.candidate_phrases), _phrase_keys(b.candidate_phrases)
+    return [k for k in a.keyphrases if normalise_term(k) in b_phrases] + [k for k in b.keyphrases if normalise_term(k) in a_phrases]
 
 
 @lru_cache(maxsize=32_768)

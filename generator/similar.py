@@ -186,7 +186,7 @@ def neighbours(documents: list[str], areas: list[str], count: int) -> Neighbours
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
     indices, cosine = _candidates(words, width)
-    columns = _assign(indices, _smoothed(indices, cosine), k)
+    columns = assign(indices, _smoothed(indices, cosine), k)
     lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
     return Neighbours(lists, matrix, terms)
 
@@ -197,7 +197,7 @@ def plain_top(documents: list[str], count: int) -> np.ndarray:
     return _candidates(vectorize(documents)[0], min(count, len(documents) - 1))[0]
 
 
-def _assign(indices: np.ndarray, ranking: np.ndarray, k: int) -> list[list[int]]:
+def assign(indices: np.ndarray, ranking: np.ndarray, k: int) -> list[list[int]]:
     """k candidate columns per paper, best ranking first, no paper recommended more than MAX_RECOMMENDED times."""
     n, width = indices.shape
     cap = max(MAX_RECOMMENDED, k)

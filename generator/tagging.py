@@ -50,6 +50,7 @@ def _data(name: str) -> object:
 
 
 LEARNED = "vocabulary_learned.yml"  # tags learned from frequent author keywords (`make train`)
+TOPICS = "vocabulary_topics.yml"  # curated tags beyond machine learning (classic AI), for tagging only
 _learned_override: dict | None = None
 
 
@@ -72,11 +73,8 @@ def vocabulary() -> Vocabulary:
     exact: dict[str, str] = {}
     learned = _data(LEARNED) if _learned_override is None else _learned_override
     # The curated vocabulary first: a learned entry never takes a curated tag or spelling.
-    for name, groups in (("vocabulary.yml", _data("vocabulary.yml")), (LEARNED, learned or {})):
-        if name == LEARNED:
-            # Titles judge names by the curated spellings only (`names._generic_expansion`):
-            # retraining the tags must not change a title.
-            folded = dict(folded)
+    sources = (("vocabulary.yml", _data("vocabulary.yml")), (TOPICS, _data(TOPICS)), (LEARNED, learned or {}))
+    for name, groups in sources:
         for area, tags in groups.items():
             if area not in known_areas:
                 raise ValueError(f"{name}: unknown area '{area}' (expected one of areas.yml)")
@@ -93,7 +91,9 @@ def vocabulary() -> Vocabulary:
                     else:
                         folded.setdefault(tuple(_tokens(spelling)), tag)
         if name == "vocabulary.yml":
-            curated = folded
+            # Titles judge names by these spellings only (`names._generic_expansion`): neither
+            # the topics for other venues nor retrained tags may change a title.
+            curated = dict(folded)
     starts: dict[str, int] = {}
     for key in folded:
         starts[key[0]] = max(starts.get(key[0], 0), len(key))

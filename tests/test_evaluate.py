@@ -12,6 +12,7 @@ import pytest
 
 from generator.evaluate import (
     TitleName,
+    best_lift,
     area_agreement,
     contains,
     evaluate_corpus,
@@ -192,6 +193,14 @@ def test_related_metrics_by_hand():
     keys = [{"a", "b"}, {"b", "c"}, set()]
     # pairs with keywords on both sides: (0, 1) = 1/3 and (1, 0) = 1/3; (0, 2) is left out
     assert keyword_overlap([[1, 2], [0], [0]], keys) == pytest.approx(1 / 3)
+
+
+def test_lift_ceiling_is_the_lift_of_the_best_lists_the_keywords_allow():
+    # 0 and 1 share all their keywords, 2 and 3 one of three.
+    keys = [{"a", "b"}, {"a", "b"}, {"c", "d"}, {"c", "e"}]
+    # Best single neighbours: 0-1 and 1-0 (1.0), 2-3 and 3-2 (1/3); mean 2/3 over a random 0.1.
+    assert best_lift(keys, 1, 0.1) == pytest.approx((2 + 2 / 3) / 4 / 0.1)
+    assert best_lift(keys, 1, 0.0) is None
 
 
 def test_random_neighbours_are_other_papers_and_repeatable():

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from generator.link import add_mentions, drop_dominant_tags, link
+from generator.link import add_mentions, add_related, drop_dominant_tags, link
 from generator.model import Origin, Record
 
 
@@ -113,6 +113,17 @@ def test_a_name_both_papers_use_is_a_reason_a_lone_common_word_is_not():
     reasons = papers[0].related[0].reasons
     assert "PointMamba" in reasons, reasons
     assert not {"efficiency", "environments", "enabling"} & set(reasons), reasons
+
+
+def test_a_key_phrase_of_one_paper_the_other_abstract_uses_is_a_reason():
+    a, b = papers_from(
+        "We propose a planner for multi-agent path finding on warehouse grids with conflict-based search.",
+        "Lifelong multi-agent path finding with learned priorities scales to thousands of agents.",
+    )
+    a = replace(a, keyphrases=("multi-agent path finding",))
+    b = replace(b, keyphrases=("learned priorities",))
+    reasons = add_related([a, b], 1)[1].related[0].reasons
+    assert "multi-agent path finding" in reasons, reasons
 
 
 @pytest.mark.parametrize(

@@ -170,3 +170,15 @@ def test_link_scores_a_phrase_exactly_as_the_trained_features_say(key, spelling,
     model = keyphrases.phrase_model()
     features = keyphrases.features(key, spelling, count, position, df, 300, longer, model)
     assert keyphrases.probability(key, spelling, count, position, df, 300, longer, model) == pytest.approx(model.probability(features), abs=1e-12)
+
+
+def test_topics_beyond_machine_learning_are_tags_that_never_change_a_title():
+    vocab = vocabulary()
+    assert vocab.matched[("abstract", "argumentation")] == "argumentation"
+    assert vocab.matched[("multi", "agent", "path", "finding")] == "multi-agent path finding"
+    # Titles judge whether a name's expansion is a field term by vocabulary.yml alone.
+    assert ("multi", "agent", "path", "finding") not in vocab.folded
+    assert "social choice" in tags_of(
+        "We study voting rules in computational social choice. We show that approval voting with "
+        "committee elections resists manipulation, and give a polynomial algorithm for the winner."
+    )

@@ -1,0 +1,62 @@
+"""Print random papers of held-out corpora with their tags and related papers, to judge by eye.
+
+    python scripts/sample_check.py [--corpus DIR] [--seed 15] [--count 10] [NAME ...]
+
+The issue's "30-paper check" (issue 15): for each corpus (default corl2022, 3dv2025,
+iclr2017), the tag models are fitted without the corpus's venue (`train_tags.train`, as
+the leave-one-venue-out report does), the corpus is derived with keywords and titles hidden
+(`evaluate.derive`), and `count` papers drawn with random.Random(seed) are printed: real
+title, author keywords, abstract, derived tags, and the real titles of the related papers
+with their reasons. The output is text to read; nothing is scored.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import click
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import train_tags  # noqa: E402  (scripts/ is on the path when run as a script)
+from generator.evaluate import derive, load  # noqa: E402
+
+
+def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[str]:
+    records = load(corpus_dir / f"{name}.jsonl")
+    held_out = train_tags.venue(name)
+    train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
+    try:
+        papers, _ = derive(records)
+    finally:
+        train_tags.use_shipped()
+    index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
+    lines = []
+    for i in sorted(random.Random(seed).sample(range(len(records)), min(count, len(records)))):
+        paper, record = papers[i], records[i]
+        lines.append(f"== {name} #{i}: {record.title}")
+        lines.append("   keywords: " + "; ".join(record.keywords))
+        lines.append(textwrap.fill(paper.text, 160, initial_indent="   ", subsequent_indent="   "))
+        lines.append("   TAGS: " + " | ".join(paper.tags))
+        for related in paper.related:
+            lines.append(f"   -> {records[index[related.id]].title}   [{', '.join(related.reasons)}]")
+    return lines
+
+
+@click.command()
+@click.argument("names", nargs=-1)
+@click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--seed", default=15, show_default=True, type=int)
+@click.option("--count", default=10, show_default=True, type=click.IntRange(1), help="Papers per corpus.")
+def main(names: tuple[str, ...], corpus_dir: Path, seed: int, count: int) -> None:
+    corpora = train_tags.keyword_corpora(corpus_dir)
+    for name in names or ("corl2022", "3dv2025", "iclr2017"):
+        click.echo("\n".join(sample(corpus_dir, name, seed, count, corpora)))
+
+
+if __name__ == "__main__":
+    main()
