@@ -27,11 +27,7 @@ _SENTENCE_START = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|ours)\b", re.IGNORECASE)
 # A finite verb makes a phrase a sentence ('Modern Paradigm ... Involves Pre-Training'); only
 # verbs that are never title nouns ('Camera Pose', 'Shows' are not verbs here).
-_FINITE_VERB = re.compile(
-    r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains|requires|relies|"
-    r"suffers|struggles|becomes|enables|allows|achieves|provides|demonstrates|reveals|uncovers|seeks|involves|arises)\b",
-    re.IGNORECASE,
-)
+_FINITE_VERB = re.compile(rf"\s(?:{lexicon.alternation('title_finite_verbs')})\b", re.IGNORECASE)
 _PAIRS = (("(", ")"), ("[", "]"))
 # 'Between X' needs its 'and Y'.
 _BETWEEN_ALONE = re.compile(r"\bbetween\b(?!.*\band\b)", re.IGNORECASE)

@@ -39,12 +39,7 @@ _BOUNDARY = re.compile(
     re.IGNORECASE,
 )
 # Finite verbs end the subject of an opening sentence ("Recent work has shown ...").
-_FINITE_VERB = re.compile(
-    r"\s(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must|remains?|requires?|"
-    r"relies|rely|suffers?|struggles?|lacks?|faces?|poses?|becomes?|plays?|shows?|demonstrates?|enables?|"
-    r"allows?|achieves?|provides?|offers?|uncovers?|reveals?|aims?|seeks?|tends?|continues?|emerged?)\b",
-    re.IGNORECASE,
-)
+_FINITE_VERB = re.compile(rf"\s(?:{lexicon.alternation('subject_end_verbs')})\b", re.IGNORECASE)
 _LEADING_FILLER = re.compile(
     r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|some|various|numerous|most|many|all|both|each|every|particularly|highly|fully|"
     r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of|problem of|task of|challenge of)\s+)+",
