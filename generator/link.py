@@ -91,6 +91,8 @@ COMMON_TAG_SHARE = 0.10
 COMMON_MIN_PAPERS = 1000
 # First words that make a phrase a clause fragment, last words that leave it dangling.
 _NOT_PHRASE_START = lexicon.words("not_phrase_start")
+# The title gate's adjective endings (`titlegate.adjective_end`) and more: a key phrase also
+# never ends on an adverb or participle ('-ly', '-ed') nor on '-less', '-ary' adjectives.
 _ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
 
 
