@@ -19,19 +19,21 @@ from collections import Counter
 import numpy as np
 
 from .model import Paper
-from .topicmap import topic_vectors
+from .topics import topic_vectors
 
-# Regions: about one broad region per 250 papers (6 to 18, then mixed ones split) and one finer
+# Regions: about one broad region per 150 papers (6 to 30, then mixed ones split) and one finer
 # topic per 50 (12 to 90); on a small site, at least 8 papers per broad region and 5 per finer
 # one, so that a region has papers enough to share a name and zooming in shows more names.
-BROAD = (250, 6, 18, 8)
+BROAD = (150, 6, 30, 8)
 FINE = (50, 12, 90, 5)
 KMEANS_STEPS = 30
-TOPIC_DIMS = 10  # eigenvectors of the related-papers graph the broad regions are grouped on
 LABEL_FLOOR = 0.1  # a label names at least this share of its region's papers
 LABEL_WORDS = 4  # longer terms (IJCAI's area names as keywords) are not labels
 SECOND_TERM_SHARE = 0.5
-# A broad region whose best term names under 30% of it is split in two (parts of at least 60).
+# A broad region whose best term names under 30% of its papers holds several topics: a large
+# one is split in two (parts of at least 60), and a part of 60 or more still that mixed stays
+# unnamed (its papers keep their places and colours) rather than carry a word most of them
+# lack. Smaller regions (a small site's) keep the best name their few papers share.
 COHERENT, MIN_SPLIT = 0.3, 60
 DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
 GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
@@ -75,9 +77,10 @@ def _ranked_terms(terms: list[set[str]], members: np.ndarray, document_frequency
     # A label must describe a good part of the region, not one paper's phrase.
     floor = max(2, math.ceil(LABEL_FLOOR * len(members)))
     n = len(terms)
+    # Terms of loose words only ('deep neural networks') fit any region of this field.
     scored = sorted(
         (-(count / len(members)) * math.log(n / document_frequency[term]), term)
-        for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS
+        for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS and _stems(term)
     )
     return [term for _, term in scored], counts
 
@@ -134,21 +137,33 @@ def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_freque
     return sorted(groups, key=lambda m: -len(m))
 
 
-def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:
-    """Regions named by their most particular terms; larger regions first, and no two regions
-    of a level with the same name. A broad region (grouped by topic, spread over the map) is
-    labelled where the papers that carry its first term lie thickest, so the words sit on the
-    papers they name; a finer one (a patch of the map) at its middle, so that zoomed in the
-    labels are spread as the patches are (18 labels in view instead of 14 at 4,242 papers)."""
-    groups = _groups(terms, features, k, document_frequency)
-    regions, taken = [], set()
-    for members in groups:
+def named_regions(terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[tuple[str, np.ndarray]]:
+    """The regions that earn a name, as (label, members), larger first; no two of a level share
+    a name. A broad region of MIN_SPLIT papers or more whose first term names under COHERENT of
+    them stays unnamed."""
+    named, taken = [], set()
+    for members in _groups(terms, features, k, document_frequency):
         if len(members) < 3:
             continue
         label = _label(terms, members, document_frequency, 2 if broad else 1, taken)
         if label is None:
             continue
+        first = label.split(" · ")[0]
+        if broad and len(members) >= MIN_SPLIT and sum(first in terms[i] for i in members) < COHERENT * len(members):
+            continue
         taken.add(label)
+        named.append((label, members))
+    return named
+
+
+def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:
+    """Named regions with the place of their label. A broad region (grouped by topic, spread
+    over the map) is labelled where the papers that carry its first term lie thickest, so the
+    words sit on the papers they name; a finer one (a patch of the map) at its middle, so that
+    zoomed in the labels are spread as the patches are (18 labels in view instead of 14 at
+    4,242 papers)."""
+    regions = []
+    for label, members in named_regions(terms, features, k, document_frequency, broad=broad):
         first = label.split(" · ")[0]
         spot = _densest(points[[i for i in members if first in terms[i]]]) if broad else np.median(points[members], axis=0)
         regions.append({"label": label, "x": int(spot[0] * GRID), "y": int(spot[1] * GRID), "size": int(len(members))})
@@ -169,11 +184,10 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
         "title": [p.title for p in papers],
         "summary": [p.summary for p in papers],
         "slug": [p.slug for p in papers],
-        # Broad regions are grouped by topic on the related-papers graph the map is laid out
-        # from (k-means on the 2-D positions cut across topics: at 4,242 papers 6 of its 15 paired
-        # labels joined terms sharing under a quarter of their papers, 0 of 5 now); finer ones
-        # by place, so that zoomed in they tile the map.
-        "broad": _regions(terms, points, topic_vectors(papers, TOPIC_DIMS), _region_count(n, *BROAD), document_frequency, broad=True)
+        # Broad regions are grouped by topic on the papers' words (generator.topics: k-means on
+        # the 2-D positions cut across topics, and on the related-papers graph mixed them);
+        # finer ones by place, so that zoomed in they tile the map.
+        "broad": _regions(terms, points, topic_vectors(papers), _region_count(n, *BROAD), document_frequency, broad=True)
         if n >= 8 else [],
         "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
     }
