@@ -30,15 +30,17 @@ KMEANS_STEPS = 30
 LABEL_FLOOR = 0.1  # a label names at least this share of its region's papers
 LABEL_WORDS = 4  # longer terms (IJCAI's area names as keywords) are not labels
 SECOND_TERM_SHARE = 0.5
-# A broad region whose best term names under 30% of its papers holds several topics: a large
+# A broad region whose best term names under 40% of its papers holds several topics: a large
 # one is split in two (parts of at least 60), and a part of 60 or more still that mixed stays
 # unnamed (its papers keep their places and colours) rather than carry a word most of them
 # lack. Smaller regions (a small site's) keep the best name their few papers share.
-COHERENT, MIN_SPLIT = 0.3, 60
+COHERENT, MIN_SPLIT = 0.4, 60
 DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
 GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
 _WORD = re.compile(r"[a-z0-9]+")
-_LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the"})
+# Words that name no topic alone: a term of these only ('deep neural networks', 'applications')
+# fits any region of the field, and two terms sharing only these are not the same topic.
+_LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the", "applications", "general"})
 
 
 def _region_count(n: int, per: int, low: int, high: int, smallest: int) -> int:
@@ -77,7 +79,6 @@ def _ranked_terms(terms: list[set[str]], members: np.ndarray, document_frequency
     # A label must describe a good part of the region, not one paper's phrase.
     floor = max(2, math.ceil(LABEL_FLOOR * len(members)))
     n = len(terms)
-    # Terms of loose words only ('deep neural networks') fit any region of this field.
     scored = sorted(
         (-(count / len(members)) * math.log(n / document_frequency[term]), term)
         for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS and _stems(term)
@@ -99,11 +100,12 @@ def _same_topic(first: str, second: str, terms: list[set[str]], members: np.ndar
     return counts[second] >= SECOND_TERM_SHARE * counts[first] and both >= SECOND_TERM_SHARE * min(counts[first], counts[second])
 
 
-def _label(terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str]) -> str | None:
-    """The region's most particular term, with a second on the same papers when there is one;
-    when a larger region has the name, the pair tells them apart, else the next term names it."""
+def _label(terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str], least: int = 0) -> str | None:
+    """The region's most particular term (of those on at least `least` of its papers), with a
+    second on the same papers when there is one; when a larger region has the name, the pair
+    tells them apart, else the next term names it."""
     ranked, counts = _ranked_terms(terms, members, document_frequency)
-    for first in ranked[:8]:
+    for first in [term for term in ranked if counts[term] >= least][:8]:
         pairs = [f"{first} · {second}" for second in ranked[:12] if words > 1 and second != first and _same_topic(first, second, terms, members, counts)]
         for label in [*pairs[:1], first] if first not in taken else pairs:
             if label not in taken:
@@ -139,17 +141,15 @@ def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_freque
 
 def named_regions(terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[tuple[str, np.ndarray]]:
     """The regions that earn a name, as (label, members), larger first; no two of a level share
-    a name. A broad region of MIN_SPLIT papers or more whose first term names under COHERENT of
-    them stays unnamed."""
+    a name. A broad region of MIN_SPLIT papers or more is named by a term on at least COHERENT
+    of them, or stays unnamed."""
     named, taken = [], set()
     for members in _groups(terms, features, k, document_frequency):
         if len(members) < 3:
             continue
-        label = _label(terms, members, document_frequency, 2 if broad else 1, taken)
+        least = math.ceil(COHERENT * len(members)) if broad and len(members) >= MIN_SPLIT else 0
+        label = _label(terms, members, document_frequency, 2 if broad else 1, taken, least)
         if label is None:
-            continue
-        first = label.split(" · ")[0]
-        if broad and len(members) >= MIN_SPLIT and sum(first in terms[i] for i in members) < COHERENT * len(members):
             continue
         taken.add(label)
         named.append((label, members))
