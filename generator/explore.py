@@ -35,6 +35,7 @@ SECOND_TERM_SHARE = 0.5
 # unnamed (its papers keep their places and colours) rather than carry a word most of them
 # lack. Smaller regions (a small site's) keep the best name their few papers share.
 COHERENT, MIN_SPLIT = 0.4, 60
+FEWEST_NAMED = 6
 DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
 GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
 _WORD = re.compile(r"[a-z0-9]+")
@@ -142,18 +143,21 @@ def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_freque
 def named_regions(terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[tuple[str, np.ndarray]]:
     """The regions that earn a name, as (label, members), larger first; no two of a level share
     a name. A broad region of MIN_SPLIT papers or more is named by a term on at least COHERENT
-    of them, or stays unnamed."""
-    named, taken = [], set()
-    for members in _groups(terms, features, k, document_frequency):
-        if len(members) < 3:
-            continue
-        least = math.ceil(COHERENT * len(members)) if broad and len(members) >= MIN_SPLIT else 0
-        label = _label(terms, members, document_frequency, 2 if broad else 1, taken, least)
-        if label is None:
-            continue
-        taken.add(label)
-        named.append((label, members))
-    return named
+    of them, or stays unnamed; but while fewer than FEWEST_NAMED are named, the larger unnamed
+    ones take their best term after all (a map with a name or two reads as empty)."""
+    groups = [members for members in _groups(terms, features, k, document_frequency) if len(members) >= 3]
+    named: dict[int, str] = {}
+    taken: set[str] = set()
+    for loose in (False, True):
+        for index, members in enumerate(groups):
+            if index in named or (loose and len(named) >= FEWEST_NAMED):
+                continue
+            least = math.ceil(COHERENT * len(members)) if broad and not loose and len(members) >= MIN_SPLIT else 0
+            label = _label(terms, members, document_frequency, 2 if broad else 1, taken, least)
+            if label is not None:
+                taken.add(label)
+                named[index] = label
+    return [(named[index], groups[index]) for index in sorted(named)]
 
 
 def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:

@@ -39,12 +39,15 @@ def test_a_term_of_loose_words_only_is_no_label():
     assert name((70, {"deep neural networks"}), (40, {"molecules"})) == "molecules"
 
 
-def test_a_large_region_of_many_topics_stays_unnamed_and_a_small_one_keeps_its_best_name():
-    def labels(count: int) -> list[str]:
-        terms = [{f"topic {i % 4}"} for i in range(count)]  # four topics, a quarter of the papers each
-        return [label for label, _ in named_regions(terms, np.ones((count, 1)), 1, Counter(t for s in terms for t in s), broad=True)]
+def test_a_large_mix_stays_unnamed_unless_the_map_would_show_too_few_names():
+    def labels(fields: int) -> list[str]:
+        terms = [{f"topic {i % 4}"} for i in range(200)]  # a mix: four topics, a quarter of its papers each
+        terms += [{f"field {j}"} for j in range(fields) for _ in range(60)]
+        features = np.repeat(np.eye(fields + 1), [200] + [60] * fields, axis=0)
+        return [label for label, _ in named_regions(terms, features, fields + 1, Counter(t for s in terms for t in s), broad=True)]
 
-    assert labels(200) == [] and labels(40) == ["topic 0"]
+    assert sorted(labels(6)) == [f"field {j}" for j in range(6)]
+    assert labels(1) == ["topic 0", "field 0"]
 
 
 def test_the_papers_topic_directions_are_the_leading_singular_directions():
