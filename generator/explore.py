@@ -19,24 +19,29 @@ from collections import Counter
 import numpy as np
 
 from .model import Paper
-from .topicmap import topic_vectors
+from .topics import topic_vectors
 
-# Regions: about one broad region per 250 papers (6 to 18, then mixed ones split) and one finer
+# Regions: about one broad region per 150 papers (6 to 30, then mixed ones split) and one finer
 # topic per 50 (12 to 90); on a small site, at least 8 papers per broad region and 5 per finer
 # one, so that a region has papers enough to share a name and zooming in shows more names.
-BROAD = (250, 6, 18, 8)
+BROAD = (150, 6, 30, 8)
 FINE = (50, 12, 90, 5)
 KMEANS_STEPS = 30
-TOPIC_DIMS = 10  # eigenvectors of the related-papers graph the broad regions are grouped on
 LABEL_FLOOR = 0.1  # a label names at least this share of its region's papers
 LABEL_WORDS = 4  # longer terms (IJCAI's area names as keywords) are not labels
 SECOND_TERM_SHARE = 0.5
-# A broad region whose best term names under 30% of it is split in two (parts of at least 60).
-COHERENT, MIN_SPLIT = 0.3, 60
+# A broad region whose best term names under 40% of its papers holds several topics: a large
+# one is split in two (parts of at least 60), and a part of 60 or more still that mixed stays
+# unnamed (its papers keep their places and colours) rather than carry a word most of them
+# lack. Smaller regions (a small site's) keep the best name their few papers share.
+COHERENT, MIN_SPLIT = 0.4, 60
+FEWEST_NAMED = 6
 DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
 GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
 _WORD = re.compile(r"[a-z0-9]+")
-_LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the"})
+# Words that name no topic alone: a term of these only ('deep neural networks', 'applications')
+# fits any region of the field, and two terms sharing only these are not the same topic.
+_LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the", "applications", "general"})
 
 
 def _region_count(n: int, per: int, low: int, high: int, smallest: int) -> int:
@@ -77,7 +82,7 @@ def _ranked_terms(terms: list[set[str]], members: np.ndarray, document_frequency
     n = len(terms)
     scored = sorted(
         (-(count / len(members)) * math.log(n / document_frequency[term]), term)
-        for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS
+        for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS and _stems(term)
     )
     return [term for _, term in scored], counts
 
@@ -96,11 +101,12 @@ def _same_topic(first: str, second: str, terms: list[set[str]], members: np.ndar
     return counts[second] >= SECOND_TERM_SHARE * counts[first] and both >= SECOND_TERM_SHARE * min(counts[first], counts[second])
 
 
-def _label(terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str]) -> str | None:
-    """The region's most particular term, with a second on the same papers when there is one;
-    when a larger region has the name, the pair tells them apart, else the next term names it."""
+def _label(terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str], least: int = 0) -> str | None:
+    """The region's most particular term (of those on at least `least` of its papers), with a
+    second on the same papers when there is one; when a larger region has the name, the pair
+    tells them apart, else the next term names it."""
     ranked, counts = _ranked_terms(terms, members, document_frequency)
-    for first in ranked[:8]:
+    for first in [term for term in ranked if counts[term] >= least][:8]:
         pairs = [f"{first} · {second}" for second in ranked[:12] if words > 1 and second != first and _same_topic(first, second, terms, members, counts)]
         for label in [*pairs[:1], first] if first not in taken else pairs:
             if label not in taken:
@@ -134,21 +140,34 @@ def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_freque
     return sorted(groups, key=lambda m: -len(m))
 
 
+def named_regions(terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[tuple[str, np.ndarray]]:
+    """The regions that earn a name, as (label, members), larger first; no two of a level share
+    a name. A broad region of MIN_SPLIT papers or more is named by a term on at least COHERENT
+    of them, or stays unnamed; but while fewer than FEWEST_NAMED are named, the larger unnamed
+    ones take their best term after all (a map with a name or two reads as empty)."""
+    groups = [members for members in _groups(terms, features, k, document_frequency) if len(members) >= 3]
+    named: dict[int, str] = {}
+    taken: set[str] = set()
+    for loose in (False, True):
+        for index, members in enumerate(groups):
+            if index in named or (loose and len(named) >= FEWEST_NAMED):
+                continue
+            least = math.ceil(COHERENT * len(members)) if broad and not loose and len(members) >= MIN_SPLIT else 0
+            label = _label(terms, members, document_frequency, 2 if broad else 1, taken, least)
+            if label is not None:
+                taken.add(label)
+                named[index] = label
+    return [(named[index], groups[index]) for index in sorted(named)]
+
+
 def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:
-    """Regions named by their most particular terms; larger regions first, and no two regions
-    of a level with the same name. A broad region (grouped by topic, spread over the map) is
-    labelled where the papers that carry its first term lie thickest, so the words sit on the
-    papers they name; a finer one (a patch of the map) at its middle, so that zoomed in the
-    labels are spread as the patches are (18 labels in view instead of 14 at 4,242 papers)."""
-    groups = _groups(terms, features, k, document_frequency)
-    regions, taken = [], set()
-    for members in groups:
-        if len(members) < 3:
-            continue
-        label = _label(terms, members, document_frequency, 2 if broad else 1, taken)
-        if label is None:
-            continue
-        taken.add(label)
+    """Named regions with the place of their label. A broad region (grouped by topic, spread
+    over the map) is labelled where the papers that carry its first term lie thickest, so the
+    words sit on the papers they name; a finer one (a patch of the map) at its middle, so that
+    zoomed in the labels are spread as the patches are (18 labels in view instead of 14 at
+    4,242 papers)."""
+    regions = []
+    for label, members in named_regions(terms, features, k, document_frequency, broad=broad):
         first = label.split(" · ")[0]
         spot = _densest(points[[i for i in members if first in terms[i]]]) if broad else np.median(points[members], axis=0)
         regions.append({"label": label, "x": int(spot[0] * GRID), "y": int(spot[1] * GRID), "size": int(len(members))})
@@ -169,11 +188,10 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
         "title": [p.title for p in papers],
         "summary": [p.summary for p in papers],
         "slug": [p.slug for p in papers],
-        # Broad regions are grouped by topic on the related-papers graph the map is laid out
-        # from (k-means on the 2-D positions cut across topics: at 4,242 papers 6 of its 15 paired
-        # labels joined terms sharing under a quarter of their papers, 0 of 5 now); finer ones
-        # by place, so that zoomed in they tile the map.
-        "broad": _regions(terms, points, topic_vectors(papers, TOPIC_DIMS), _region_count(n, *BROAD), document_frequency, broad=True)
+        # Broad regions are grouped by topic on the papers' words (generator.topics: k-means on
+        # the 2-D positions cut across topics, and on the related-papers graph mixed them);
+        # finer ones by place, so that zoomed in they tile the map.
+        "broad": _regions(terms, points, topic_vectors(papers), _region_count(n, *BROAD), document_frequency, broad=True)
         if n >= 8 else [],
         "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
     }

@@ -60,13 +60,6 @@ def _spectral(graph: sparse.csr_matrix, dims: int = 2) -> np.ndarray:
     return vectors[:, order] * scale[:, None]
 
 
-def topic_vectors(papers: list[Paper], dims: int) -> np.ndarray:
-    """Each paper as a unit vector of the related-papers graph's `dims` leading eigenvectors:
-    papers of one topic point the same way (the map's broad regions are grouped on these)."""
-    vectors = _spectral(_graph(papers), min(dims, len(papers) - 2))
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-
-
 def positions(papers: list[Paper]) -> np.ndarray:
     """Each paper's place on the map, in [0, 1] x [0, 1]."""
     n = len(papers)

@@ -4,7 +4,10 @@ from collections import Counter
 
 import numpy as np
 
-from generator.explore import _densest, _label
+from scipy import sparse
+
+from generator.explore import _densest, _label, named_regions
+from generator.topics import _truncated_svd
 
 
 def name(*groups: tuple[int, set[str]], others: int = 400) -> str | None:
@@ -30,6 +33,30 @@ def test_a_narrower_term_of_the_same_words_is_not_repeated():
 
 def test_a_term_too_rare_in_the_region_or_too_long_is_no_label():
     assert name((5, {"a rare phrase"}), (95, {"too many words to be a label"})) is None
+
+
+def test_a_term_of_loose_words_only_is_no_label():
+    assert name((70, {"deep neural networks"}), (40, {"molecules"})) == "molecules"
+
+
+def test_a_large_mix_stays_unnamed_unless_the_map_would_show_too_few_names():
+    def labels(fields: int) -> list[str]:
+        terms = [{f"topic {i % 4}"} for i in range(200)]  # a mix: four topics, a quarter of its papers each
+        terms += [{f"field {j}"} for j in range(fields) for _ in range(60)]
+        features = np.repeat(np.eye(fields + 1), [200] + [60] * fields, axis=0)
+        return [label for label, _ in named_regions(terms, features, fields + 1, Counter(t for s in terms for t in s), broad=True)]
+
+    assert sorted(labels(6)) == [f"field {j}" for j in range(6)]
+    assert labels(1) == ["topic 0", "field 0"]
+
+
+def test_the_papers_topic_directions_are_the_leading_singular_directions():
+    # 300 papers on 5 topics (each a mix of their words) with scattered other words.
+    rng = np.random.default_rng(1)
+    topics = rng.random((300, 5)) ** 4 @ (rng.random((5, 500)) < 0.05)
+    matrix = sparse.csr_matrix(topics + sparse.random(300, 500, density=0.01, random_state=2))
+    expected = np.linalg.svd(matrix.toarray(), compute_uv=False)[:5]
+    assert np.allclose(np.linalg.norm(_truncated_svd(matrix, 5), axis=0), expected, rtol=0.01)
 
 
 def test_a_label_sits_where_its_papers_are_thickest():
