@@ -70,8 +70,8 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
     return list(groups.values())
 
 
-def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache) -> list[Paper]:
-    records = read_files(files, report, settings.source_root)
+def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache, session: Session | None = None) -> list[Paper]:
+    records = read_files(files, report, settings.source_root, session.files if session is not None else None)
     merged = merge_duplicates(records, report)
     cached = [run_cache.paper(record) for record, _ in merged]
     missing = [record for (record, _), (_, paper) in zip(merged, cached) if paper is None]
@@ -131,9 +131,9 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
         return Summary(state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t})
     if session is not None:
         session.next_run()
-    papers = load(files, settings, report, run_cache)
+    papers = load(files, settings, report, run_cache, session)
     t = lap("read+enrich", t)
-    papers = link(papers, settings.related, session.reasons if session is not None else None)
+    papers = link(papers, settings.related, session)
     t = lap("link", t)
     outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session)
     t = lap("render", t)
