@@ -16,6 +16,7 @@ from functools import cache
 import frontmatter
 import jinja2
 import yaml
+from markupsafe import Markup
 
 from . import __version__
 from .enrich import slugify
@@ -106,11 +107,23 @@ def _json(data: dict) -> str:
     return json.dumps({"generated_by": MARKER, **data}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def feed(collection: str, slug: str, papers: list[Paper], updated: str, site_url: str | None) -> str:
-    """An Atom feed of one collection (autoescaped XML; links relative to feeds/)."""
+def feed(
+    collection: str, slug: str, papers: list[Paper], updated: str, site_url: str | None, entries: list[tuple[str, str]] | None = None
+) -> str:
+    """An Atom feed of one collection (autoescaped XML; links relative to feeds/). `entries`:
+    each paper's (feed_entry), when the caller has them."""
+    if entries is None:
+        entries = [feed_entry(collection, p) for p in papers]
     return _escaping_environment().get_template("feed.xml.j2").render(
-        collection=collection, slug=slug, papers=papers, updated=updated, site_url=site_url
+        collection=collection, slug=slug, papers=papers, updated=updated, site_url=site_url, entries=entries
     )
+
+
+def feed_entry(collection: str, paper: Paper) -> tuple[Markup, Markup]:
+    """A paper's feed entry before and after its date (the two blocks of feed_entry.xml.j2)."""
+    template = _escaping_environment().get_template("feed_entry.xml.j2")
+    context = template.new_context({"collection": collection, "p": paper})
+    return Markup("".join(template.blocks["opening"](context))), Markup("".join(template.blocks["closing"](context)))
 
 
 def _page(template: str, metadata: dict, **context) -> str:
@@ -243,8 +256,15 @@ def render_site(
     by_collection = _members(papers, lambda p: p.collection)
     slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
     tag_slugs = slugs["tags"]
-    records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
-    encoded = [json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for record in records]
+
+    def record(paper: Paper) -> tuple[dict, str]:
+        """The paper's record (front matter and papers.json) and its JSON; the key holds
+        everything paper_record reads."""
+        where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
+        return once(("record", paper, where), lambda: _encoded(paper_record(paper, slugs)))
+
+    both = [record(p) for p in papers]
+    records, encoded = [r for r, _ in both], [e for _, e in both]
 
     files.update(_paper_pages(papers, records, encoded, remembered))
 
@@ -260,6 +280,7 @@ def render_site(
         "areas": "Papers most of whose tags belong to this area come first.",
     }
     collection_names = sorted(by_collection)
+    tag_counts = _tag_counts(by_collection)
     for folder, members_by_name, intro, centrality in sections:
         section = SECTIONS[folder]
         for name, members in members_by_name.items():
@@ -271,7 +292,7 @@ def render_site(
                 intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
                 ranking=rankings.get(folder),
                 related=tuple(Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])) if folder == "tags" else (),
-                trend=_html("tag_shares.html.j2", rows=_tag_shares(name, collection_names, by_collection))
+                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), once)
                 if folder == "tags" and len(collection_names) > 1 else "",
             )
             # The key holds every paper field listing.md.j2 reads.
@@ -293,9 +314,12 @@ def render_site(
 
     for collection, members in by_collection.items():
         slug = slugs["collections"][collection]
-        # The key holds every paper field feed.xml.j2 reads.
-        key = ("feed", collection, slug, updated, site_url, tuple((p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members))
-        files[f"feeds/{slug}.xml"] = once(key, lambda: feed(collection, slug, members, updated, site_url))
+        # The keys hold every paper field feed_entry.xml.j2 reads.
+        fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
+        files[f"feeds/{slug}.xml"] = once(("feed", collection, slug, updated, site_url, tuple(fields)), lambda: feed(
+            collection, slug, members, updated, site_url,
+            [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
+        ))
 
     files["glossary.md"] = _page(
         "glossary.md.j2",
@@ -336,6 +360,10 @@ def render_site(
         f'"version":{json.dumps(__version__, ensure_ascii=False)}}}\n'
     )
     return files
+
+
+def _encoded(record: dict) -> tuple[dict, str]:
+    return record, json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _members(papers: list[Paper], key) -> dict[str, list[Paper]]:
@@ -397,9 +425,21 @@ class Share:
     last: float  # percent of the last collection's
 
 
-def _tag_shares(tag: str, collections: list[str], by_collection: dict[str, list[Paper]]) -> list[tuple[str, float]]:
+def _trend(rows: list[tuple[str, float]], once) -> str:
+    return once(("tag shares", tuple(rows)), lambda: _html("tag_shares.html.j2", rows=rows))
+
+
+def _tag_counts(by_collection: dict[str, list[Paper]]) -> dict[str, Counter[str]]:
+    """Per collection, how many of its papers carry each tag: counted once for all tag pages
+    (counting per tag page took 1.5 s at 4,200 papers)."""
+    return {c: Counter(tag for p in members for tag in dict.fromkeys(p.tags)) for c, members in by_collection.items()}
+
+
+def _tag_shares(
+    tag: str, collections: list[str], by_collection: dict[str, list[Paper]], tag_counts: dict[str, Counter[str]]
+) -> list[tuple[str, float]]:
     """The percentage of each collection's papers that carry the tag."""
-    return [(c, 100 * sum(tag in p.tags for p in by_collection[c]) / len(by_collection[c])) for c in collections]
+    return [(c, 100 * tag_counts[c][tag] / len(by_collection[c])) for c in collections]
 
 
 def _trends(tag_pages: dict[str, list[Paper]], collections: list[str], by_collection: dict[str, list[Paper]]) -> list[Share]:
