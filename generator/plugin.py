@@ -19,6 +19,7 @@ import html
 import logging
 from pathlib import Path
 
+import jinja2
 from markupsafe import Markup, escape
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -37,6 +38,7 @@ from .pipeline import Settings, Summary, generate
 from .render import MARKER, ROOT_FILES, SECTIONS
 from .searchindex import Indexer, Stream
 from .session import Session
+from .templatecache import MemoryBytecodeCache
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
 DIRTY_WARNING = "A 'dirty' build is being performed"
@@ -75,6 +77,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.streaming = True  # one-off builds index pages as MkDocs renders them (searchindex.Stream)
         self.stream: Stream | None = None
         self.session: Session | None = None
+        self.templates: MemoryBytecodeCache | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
@@ -84,6 +87,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.streaming = not serving  # under serve --dirty few pages are rendered: the folder is indexed
         # ... and what each run derived is remembered, so an edit recomputes only what it changes.
         self.session = Session() if serving else None
+        # ... and so are the theme's compiled templates (MkDocs makes a new environment per build).
+        self.templates = MemoryBytecodeCache() if serving else None
         if dirty:
             # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
             logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
@@ -166,6 +171,11 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             if entry.name not in generated:
                 server.watch(str(entry))
         return server
+
+    def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        if self.templates is not None:
+            env.bytecode_cache = self.templates
+        return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         # Material prints page titles as HTML (navigation, search index and results), and the
