@@ -35,7 +35,7 @@ from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
 from .parallel import Later
 from .pipeline import Settings, Summary, generate
-from .render import MARKER, ROOT_FILES, SECTIONS
+from .layout import MARKER, ROOT_FILES, SECTIONS
 from .searchindex import Indexer, Stream
 from .session import Session
 from .templatecache import MemoryBytecodeCache

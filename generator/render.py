@@ -1,8 +1,7 @@
 """Papers -> the generated files (path -> text): Markdown pages with YAML front matter
 rendered from the Jinja2 templates in templates/, plus papers.json.
 
-The site's generated structure is declared once in SECTIONS; each section owns a
-folder of docs/ and nothing outside it is ever removed.
+The site's generated structure is declared once, in generator.layout.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from markupsafe import Markup
 
 from . import __version__
 from .enrich import slugify
+from .layout import MARKER, ROOT_FILES, SECTIONS
 from .link import MAX_MENTIONED_BY, GlossaryEntry
 from .markup import escape_markdown, link_names
 from .model import Paper
@@ -29,26 +29,7 @@ from .explore import browse_data, map_data
 from .tagging import vocabulary
 from .topicmap import positions
 
-MARKER = "abstracts-site"  # every generated page says `generated_by: abstracts-site`
 MIN_PAPERS_PER_TAG_PAGE = 2
-
-
-@dataclass(frozen=True)
-class Section:
-    folder: str
-    title: str
-    label: str
-    intro: str
-
-
-SECTIONS = {
-    "papers": Section("papers", "Papers", "Paper", ""),
-    "tags": Section("tags", "Tags", "Tag", "Methods, tasks and concepts, from a curated vocabulary and the abstracts' recurring phrases."),
-    "areas": Section("areas", "Areas", "Area", "Each paper's main topic, from a taxonomy modelled on ICLR's primary areas."),
-    "collections": Section("collections", "Collections", "Collection", "One collection per input file, or as the records name it."),
-    "feeds": Section("feeds", "Feeds", "Feed", "An Atom feed per collection."),
-}
-ROOT_FILES = ("index.md", "glossary.md", "map.md", "browse.md", "papers.json", "map.json", "browse.json")
 RELATED_TAGS = 6
 MIN_SHARED_PAPERS = 3  # a related tag shares at least this many papers (fewer makes lift noise)
 TRENDS = 6  # tags shown rising and falling on the home page
