@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -193,15 +193,16 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
 RenderedPages = dict[tuple[str, str], str]
 
 
-def _paper_pages(papers: list[Paper], records: list[dict], encoded: list[str], remembered: RenderedPages | None) -> dict[str, str]:
-    """`encoded`: each record as papers.json holds it, the key of a remembered page."""
+def _paper_pages(papers: list[Paper], encoded: list[str], record_of: Callable[[int], dict], remembered: RenderedPages | None) -> dict[str, str]:
+    """`encoded`: each record as papers.json holds it, the key of a remembered page;
+    `record_of(i)`: papers[i]'s record, asked for the pages rendered."""
     _environment().get_template("paper.md.j2")  # compiled once, before the workers fork
     if remembered is None:
-        pages = ordered_map(_paper_page, list(zip(papers, records)))
+        pages = ordered_map(_paper_page, [(paper, record_of(i)) for i, paper in enumerate(papers)])
         return {f"papers/{paper.slug}.md": page for paper, page in zip(papers, pages)}
     keys = [(record, paper.body) for paper, record in zip(papers, encoded)]
     missing = [index for index, key in enumerate(keys) if key not in remembered]
-    fresh = dict(zip(missing, ordered_map(_paper_page, [(papers[i], records[i]) for i in missing])))
+    fresh = dict(zip(missing, ordered_map(_paper_page, [(papers[i], record_of(i)) for i in missing])))
     pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else remembered[keys[i]] for i, paper in enumerate(papers)}
     remembered.clear()
     remembered.update({key: pages[f"papers/{paper.slug}.md"] for key, paper in zip(keys, papers)})
@@ -238,16 +239,24 @@ def render_site(
     slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
     tag_slugs = slugs["tags"]
 
-    def record(paper: Paper) -> tuple[dict, str]:
-        """The paper's record (front matter and papers.json) and its JSON; the key holds
-        everything paper_record reads."""
-        where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
-        return once(("record", paper, where), lambda: _encoded(paper_record(paper, slugs)))
+    if memo is None:
+        records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
+        encoded = [_encoded(r) for r in records]
+        record_of = records.__getitem__
+    else:
+        # Only the JSON is remembered, keyed by all that paper_record reads: a record is ~30
+        # objects the cycle collector would walk on every full collection. The few pages
+        # rendered again build theirs.
+        def remembered_json(paper: Paper) -> str:
+            where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
+            return once(("record", paper, where), lambda: _encoded(paper_record(paper, slugs)))
 
-    both = [record(p) for p in papers]
-    records, encoded = [r for r, _ in both], [e for _, e in both]
+        def record_of(i: int) -> dict:
+            return paper_record(papers[i], slugs)
 
-    files.update(_paper_pages(papers, records, encoded, remembered))
+        encoded = [remembered_json(p) for p in papers]
+
+    files.update(_paper_pages(papers, encoded, record_of, remembered))
 
     related_tags = _related_tags(tag_pages, len(papers))
     area_share = _area_share(papers)
@@ -343,8 +352,8 @@ def render_site(
     return files
 
 
-def _encoded(record: dict) -> tuple[dict, str]:
-    return record, json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+def _encoded(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _members(papers: list[Paper], key) -> dict[str, list[Paper]]:
