@@ -258,7 +258,9 @@ def render_site(
 
     files.update(_paper_pages(papers, encoded, record_of, remembered))
 
-    related_tags = _related_tags(tag_pages, len(papers))
+    # _related_tags reads only which papers (by id) each tag page holds: ~0.2 s at 4,200 papers.
+    membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
+    related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
     area_share = _area_share(papers)
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: p.tags.index(t)),
