@@ -33,6 +33,7 @@ from mkdocs.structure.pages import Page
 from . import assets
 from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
+from .heap import Heap
 from .parallel import Later
 from .pipeline import Settings, Summary, generate
 from .layout import MARKER, ROOT_FILES, SECTIONS
@@ -78,6 +79,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.stream: Stream | None = None
         self.session: Session | None = None
         self.templates: MemoryBytecodeCache | None = None
+        self.heap: Heap | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
@@ -89,6 +91,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.session = Session() if serving else None
         # ... and so are the theme's compiled templates (MkDocs makes a new environment per build).
         self.templates = MemoryBytecodeCache() if serving else None
+        self.heap = Heap() if serving else None
         if dirty:
             # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
             logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
@@ -140,6 +143,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             summary = run() if self.session is not None else Later(run).result()
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
+        if self.heap is not None:
+            self.heap.settle()
         for line in summary.lines():
             # Info, not warning: handled input problems are reported, and must not fail `--strict`.
             log.info(f"abstracts: {line}")
