@@ -226,10 +226,10 @@ def document(paper: Paper) -> str:
 def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> list[Paper]:
     """The `count` most related papers (see generator.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
-    TF-IDF rows changed since the last run."""
+    TF-IDF rows changed since the last run, and words only in documents that changed."""
     if len(papers) < 2 or count <= 0:
         return papers
-    found = neighbours([document(p) for p in papers], [p.area for p in papers], count)
+    found = neighbours([document(p) for p in papers], [p.area for p in papers], count, memo)
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
