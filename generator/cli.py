@@ -15,7 +15,7 @@ import click
 from . import newsite
 from .errors import InputError
 from .pipeline import Settings, generate
-from .render import ROOT_FILES, SECTIONS
+from .layout import ROOT_FILES, SECTIONS
 from .write import is_generated
 
 

@@ -18,7 +18,7 @@ from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
-from .session import Memo
+from .session import Memo, Session
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
@@ -151,54 +151,72 @@ def _central(tag: str, title: str) -> bool:
     return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 
 
-def add_keyphrases(papers: list[Paper]) -> list[Paper]:
+def add_keyphrases(papers: list[Paper], memo: Memo | None = None) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
-    Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first."""
+    Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
+    With a `memo` (mkdocs serve), a paper is scored again only when its candidates, its tags,
+    the collection's size or the document frequency of one of its candidates changed."""
     n = len(papers)
     document_frequency: Counter[str] = Counter()
     for paper in papers:
-        document_frequency.update(key for key, _, _ in paper.candidate_phrases)
+        document_frequency.update(_phrase_keys(paper.candidate_phrases))  # keys are unique per paper
     max_df = max(3, int(0.05 * n))
     model = phrase_model()
     result = []
     for paper in papers:
-        counts = {key: count for key, _, count in paper.candidate_phrases}
-        display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
-        tag_keys = {normalise_term(t) for t in paper.tags}
-        longer = fragments(paper.candidate_phrases)
-        total = len(paper.candidate_phrases)
-        scored = []
-        for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
-            df = document_frequency[key]
-            if key in tag_keys or df > max_df or not _phrase_like(spelling):
-                continue
-            # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
-            scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model), key))
-        scored.sort()
-        chosen: list[str] = []
-        for minus_probability, key in scored:
-            # A phrase no other abstract uses, used once, only when the model is sure of it.
-            if document_frequency[key] < 2 and counts[key] < 2 and -minus_probability < model.once:
-                continue
-            if any(key in c or c in key for c in chosen):
-                continue
-            chosen.append(key)
-            if len(chosen) == MAX_KEYPHRASES:
-                break
-        keyphrases = tuple(display[k] for k in chosen)
-        tags = list(paper.tags)
-        if len(tags) < MIN_TAGS:
-            # Fill-ups: recurring keyphrases, then the paper's own, then any scored phrase.
-            fill = [k for k in chosen if document_frequency[k] >= 2]
-            fill += [k for k in chosen if k not in fill] + [k for _, k in scored if k not in chosen]
-            for key in fill:
-                if len(tags) >= MIN_TAGS:
-                    break
-                if not any(key in normalise_term(t) or normalise_term(t) in key for t in tags):
-                    phrase = display[key]
-                    tags.append(phrase.lower() if phrase.islower() else phrase)
-        result.append(replace(paper, keyphrases=keyphrases, tags=tuple(tags[:MAX_TAGS])))
+        if memo is None:
+            keyphrases, tags = _keyphrases(paper, document_frequency, max_df, n, model)
+        else:
+            frequencies = tuple(map(document_frequency.__getitem__, _candidate_keys(paper.candidate_phrases)))
+            key = ("keyphrases", paper.candidate_phrases, paper.tags, frequencies, n, id(model))
+            keyphrases, tags = memo.get(key, lambda: _keyphrases(paper, document_frequency, max_df, n, model))
+        result.append(replace(paper, keyphrases=keyphrases, tags=tags))
     return result
+
+
+def _keyphrases(paper: Paper, document_frequency: Counter[str], max_df: int, n: int, model) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One paper's keyphrases and its tags filled up from them (see add_keyphrases)."""
+    counts = {key: count for key, _, count in paper.candidate_phrases}
+    display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
+    tag_keys = {normalise_term(t) for t in paper.tags}
+    longer = fragments(paper.candidate_phrases)
+    total = len(paper.candidate_phrases)
+    scored = []
+    for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
+        df = document_frequency[key]
+        if key in tag_keys or df > max_df or not _phrase_like(spelling):
+            continue
+        # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
+        scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model), key))
+    scored.sort()
+    chosen: list[str] = []
+    for minus_probability, key in scored:
+        # A phrase no other abstract uses, used once, only when the model is sure of it.
+        if document_frequency[key] < 2 and counts[key] < 2 and -minus_probability < model.once:
+            continue
+        if any(key in c or c in key for c in chosen):
+            continue
+        chosen.append(key)
+        if len(chosen) == MAX_KEYPHRASES:
+            break
+    keyphrases = tuple(display[k] for k in chosen)
+    tags = list(paper.tags)
+    if len(tags) < MIN_TAGS:
+        # Fill-ups: recurring keyphrases, then the paper's own, then any scored phrase.
+        fill = [k for k in chosen if document_frequency[k] >= 2]
+        fill += [k for k in chosen if k not in fill] + [k for _, k in scored if k not in chosen]
+        for key in fill:
+            if len(tags) >= MIN_TAGS:
+                break
+            if not any(key in normalise_term(t) or normalise_term(t) in key for t in tags):
+                phrase = display[key]
+                tags.append(phrase.lower() if phrase.islower() else phrase)
+    return keyphrases, tuple(tags[:MAX_TAGS])
+
+
+@lru_cache(maxsize=32_768)
+def _candidate_keys(candidates: tuple[tuple[str, str, int], ...]) -> tuple[str, ...]:
+    return tuple(key for key, _, _ in candidates)
 
 
 def document(paper: Paper) -> str:
@@ -210,10 +228,10 @@ def document(paper: Paper) -> str:
 def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> list[Paper]:
     """The `count` most related papers (see generator.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
-    TF-IDF rows changed since the last run."""
+    TF-IDF rows changed since the last run, and words only in documents that changed."""
     if len(papers) < 2 or count <= 0:
         return papers
-    found = neighbours([document(p) for p in papers], [p.area for p in papers], count)
+    found = neighbours([document(p) for p in papers], [p.area for p in papers], count, memo)
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
@@ -223,8 +241,8 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     if memo is None:
         explained = dict(zip(pairs, ordered_map(reasons, pairs)))
     else:
-        rows = _row_keys(found.matrix, found.terms)
-        keys = {(i, j): (_reason_key(papers[i]), rows[i], _reason_key(papers[j]), rows[j]) for i, j in pairs}
+        sides = _reason_keys(papers, found.matrix, found.terms)
+        keys = {(i, j): (sides[i], sides[j]) for i, j in pairs}
         missing = [pair for pair in pairs if not memo.known(keys[pair])]
         for pair, value in zip(missing, ordered_map(reasons, missing)):
             memo.put(keys[pair], value)
@@ -239,20 +257,19 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     return [replace(paper, related=related(i)) for i, paper in enumerate(papers)]
 
 
-def _reason_key(paper: Paper) -> tuple:
-    """Everything of a paper that `_reasons` reads besides its TF-IDF row (candidate phrases
-    and name spellings come from the text)."""
-    return (paper.name, paper.text, paper.tags, paper.keyphrases, paper.area)
-
-
-def _row_keys(matrix, terms: np.ndarray) -> list[bytes]:
-    """Each TF-IDF row by value (its terms and weights): a row changes when the paper does, or
-    when a word it shares with an edited paper changes its document frequency."""
+def _reason_keys(papers: list[Paper], matrix, terms: np.ndarray) -> list[bytes]:
+    """Per paper, a digest of everything `_reasons` reads of it: its TF-IDF row by value (its
+    terms and weights: a row changes when the paper does, or when a word it shares with an
+    edited paper changes its document frequency) and its name, text, tags, key phrases, area
+    and tag scores (candidate phrases and name spellings come from the text). One digest per paper,
+    not tuples per pair: hashing those took ~0.3 s an edit at 4,200 papers."""
     keys = []
-    for i in range(matrix.shape[0]):
+    for i, paper in enumerate(papers):
         start, end = matrix.indptr[i], matrix.indptr[i + 1]
-        digest = hashlib.blake2b(matrix.data[start:end].tobytes(), digest_size=16)
+        digest = hashlib.blake2b(f"{end - start}\0".encode(), digest_size=16)  # the count first: no two rows read alike
+        digest.update(matrix.data[start:end].tobytes())
         digest.update("\0".join(terms[matrix.indices[start:end]]).encode())
+        digest.update(repr((paper.name, paper.text, paper.tags, paper.keyphrases, paper.area, paper.tag_scores)).encode())
         keys.append(digest.digest())
     return keys
 
@@ -444,12 +461,13 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
     return entries
 
 
-def link(papers: list[Paper], related_count: int, memo: Memo | None = None) -> list[Paper]:
+def link(papers: list[Paper], related_count: int, session: Session | None = None) -> list[Paper]:
+    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same."""
     papers = drop_common_names(papers)
     papers = unique_slugs(papers)
     papers = drop_dominant_tags(papers)
-    papers = add_keyphrases(papers)
+    papers = add_keyphrases(papers, session.keyphrases if session is not None else None)
     papers = unique_titles(papers)
     papers = add_mentions(papers)
-    return add_related(papers, related_count, memo)
+    return add_related(papers, related_count, session.reasons if session is not None else None)
 

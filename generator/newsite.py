@@ -14,7 +14,7 @@ import jinja2
 from . import __version__, assets
 from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
-from .render import ROOT_FILES, SECTIONS
+from .layout import ROOT_FILES, SECTIONS
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 OVERRIDES = "overrides"

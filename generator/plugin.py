@@ -19,6 +19,7 @@ import html
 import logging
 from pathlib import Path
 
+import jinja2
 from markupsafe import Markup, escape
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -32,11 +33,13 @@ from mkdocs.structure.pages import Page
 from . import assets
 from .cache import FOLDER as CACHE_FOLDER
 from .errors import InputError
+from .heap import Heap
 from .parallel import Later
 from .pipeline import Settings, Summary, generate
-from .render import MARKER, ROOT_FILES, SECTIONS
+from .layout import MARKER, ROOT_FILES, SECTIONS
 from .searchindex import Indexer, Stream
 from .session import Session
+from .templatecache import MemoryBytecodeCache
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
 DIRTY_WARNING = "A 'dirty' build is being performed"
@@ -75,6 +78,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.streaming = True  # one-off builds index pages as MkDocs renders them (searchindex.Stream)
         self.stream: Stream | None = None
         self.session: Session | None = None
+        self.templates: MemoryBytecodeCache | None = None
+        self.heap: Heap | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
@@ -84,6 +89,9 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.streaming = not serving  # under serve --dirty few pages are rendered: the folder is indexed
         # ... and what each run derived is remembered, so an edit recomputes only what it changes.
         self.session = Session() if serving else None
+        # ... and so are the theme's compiled templates (MkDocs makes a new environment per build).
+        self.templates = MemoryBytecodeCache() if serving else None
+        self.heap = Heap() if serving else None
         if dirty:
             # Expected under `make serve`; as a warning it would fail every rebuild in strict mode.
             logging.getLogger("mkdocs.commands.build").addFilter(lambda record: DIRTY_WARNING not in record.getMessage())
@@ -135,6 +143,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             summary = run() if self.session is not None else Later(run).result()
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
+        if self.heap is not None:
+            self.heap.settle()
         for line in summary.lines():
             # Info, not warning: handled input problems are reported, and must not fail `--strict`.
             log.info(f"abstracts: {line}")
@@ -166,6 +176,11 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             if entry.name not in generated:
                 server.watch(str(entry))
         return server
+
+    def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        if self.templates is not None:
+            env.bytecode_cache = self.templates
+        return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         # Material prints page titles as HTML (navigation, search index and results), and the

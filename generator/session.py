@@ -47,12 +47,16 @@ class Memo:
 class Session:
     """Kept by the plugin for the life of `mkdocs serve` and passed to every run."""
 
+    files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (generator.sources)
     papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
     pages: dict[tuple[str, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render)
-    reasons: Memo = field(default_factory=Memo)  # why two papers are related (generator.link)
+    keyphrases: Memo = field(default_factory=Memo)  # each paper's key phrases and filled-up tags (generator.link)
+    reasons: Memo = field(default_factory=Memo)  # why two papers are related, each document's words (generator.link, .similar)
     renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render)
     written: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # per file in docs/: the text the last run left, its size and mtime
 
     def next_run(self) -> None:
+        self.files.next_run()
+        self.keyphrases.next_run()
         self.reasons.next_run()
         self.renders.next_run()

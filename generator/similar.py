@@ -50,6 +50,7 @@ averaged over the IJCAI years (plain 0.459, smoothed 0.471).
 from __future__ import annotations
 
 import re
+import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import chain, count
@@ -57,6 +58,7 @@ from itertools import chain, count
 import numpy as np
 from scipy import sparse
 
+from .session import Memo
 from .textutil import ENGLISH_STOP_WORDS
 
 ROW_BLOCK = 1024
@@ -77,10 +79,18 @@ class Neighbours:
     terms: np.ndarray  # the matrix's column names
 
 
-def _tokens(documents: list[str], pattern: re.Pattern, stop: frozenset[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Every kept token as (document, word id), in text order, and the words by id."""
+def _tokens(documents: list[str], pattern: re.Pattern, stop: frozenset[str], memo: Memo | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Every kept token as (document, word id), in text order, and the words by id. With a
+    `memo` (mkdocs serve), the words of a document seen in the last run are not found again."""
     ids: defaultdict[str, int] = defaultdict(count().__next__)
-    numbered = [list(map(ids.__getitem__, pattern.findall(d.lower()))) for d in documents]  # ints: ~4x less memory than words
+
+    def words(document: str) -> tuple[str, ...]:
+        if memo is None:
+            return pattern.findall(document.lower())
+        # Interned: a run's words held once, not once per occurrence.
+        return memo.get(("words", pattern.pattern, document), lambda: tuple(map(sys.intern, pattern.findall(document.lower()))))
+
+    numbered = [list(map(ids.__getitem__, words(d))) for d in documents]  # ints: ~4x less memory than words
     lengths = np.fromiter(map(len, numbered), dtype=np.int64, count=len(numbered))
     flat = np.fromiter(chain.from_iterable(numbered), dtype=np.int64, count=int(lengths.sum()))
     words = list(ids)
@@ -106,7 +116,7 @@ def _tfidf(rows: np.ndarray, columns: np.ndarray, n: int, width: int, min_df: in
     return _normalised(counts), kept
 
 
-def vectorize(documents: list[str]) -> tuple[sparse.csr_matrix, sparse.csr_matrix, np.ndarray]:
+def vectorize(documents: list[str], memo: Memo | None = None) -> tuple[sparse.csr_matrix, sparse.csr_matrix, np.ndarray]:
     """Word TF-IDF rows (for similarity), word+bigram TF-IDF rows and their column names
     (for explanations). Abstracts of only stop words, digits or symbols ('0', '???') still
     get a row: a permissive vocabulary first, an empty one last (such papers relate by order)."""
@@ -116,7 +126,7 @@ def vectorize(documents: list[str]) -> tuple[sparse.csr_matrix, sparse.csr_matri
         (_ANY_WORD, frozenset(), 1, 1.0),
     ]
     for pattern, stop, min_df, max_df in attempts:
-        rows, flat, words = _tokens(documents, pattern, stop)
+        rows, flat, words = _tokens(documents, pattern, stop, memo)
         # Bigrams of neighbouring kept tokens within a document (stop words already gone).
         same = rows[1:] == rows[:-1]
         pairs, bigrams = np.unique(flat[:-1][same] * len(words) + flat[1:][same], return_inverse=True)
@@ -179,10 +189,11 @@ def _smoothed(indices: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return result
 
 
-def neighbours(documents: list[str], areas: list[str], count: int) -> Neighbours:
-    """`areas` is accepted for the caller's sake; a same-area bonus measured no better."""
+def neighbours(documents: list[str], areas: list[str], count: int, memo: Memo | None = None) -> Neighbours:
+    """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
+    `memo`: see _tokens."""
     n = len(documents)
-    words, matrix, terms = vectorize(documents)
+    words, matrix, terms = vectorize(documents, memo)
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
     indices, cosine = _candidates(words, width)
@@ -231,4 +242,6 @@ def assign(indices: np.ndarray, ranking: np.ndarray, k: int) -> list[list[int]]:
                 chosen[i][-1] = int(hit[0])
                 received[j] += 1
                 break
-    return [sorted(row, key=lambda c, i=i: (-ranking[i, c], c)) for i, row in enumerate(chosen)]
+    # Each row's ranks as Python floats (the same order as float32's): indexing numpy per
+    # element took 0.5 s at 4,200 papers.
+    return [[c for _, c in sorted(zip((-ranking[i, row]).tolist(), row))] for i, row in enumerate(chosen)]

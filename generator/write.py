@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError
-from .render import MARKER, ROOT_FILES, SECTIONS
+from .layout import MARKER, ROOT_FILES, SECTIONS
 
 MARKER_BYTES = MARKER.encode()
 

@@ -141,7 +141,7 @@ REPLICA_OPENERS = (
 # Runs inside a fresh interpreter: the pipeline with its stage functions wrapped to record
 # seconds and peak RSS. Stage functions that no longer exist are simply not reported.
 STAGE_PROBE = r"""
-import json, resource, sys, time
+import importlib, json, resource, sys, time
 started = time.perf_counter()
 from pathlib import Path
 
@@ -165,8 +165,14 @@ def reset_peak():
 import generator.pipeline as pipeline
 stages = [{"stage": "import", "seconds": time.perf_counter() - started, "peak_kib": peak_kib()}]
 
+# Newer pipelines import their stages when a run has work to do: those are wrapped where they live.
+HOMES = {"link": "generator.link", "glossary": "generator.link", "render_site": "generator.render"}
+
 def wrap(name, label):
-    function = getattr(pipeline, name, None)
+    module = pipeline
+    if not callable(getattr(module, name, None)) and name in HOMES:
+        module = importlib.import_module(HOMES[name])
+    function = getattr(module, name, None)
     if not callable(function):
         return
     def timed(*args, **kwargs):
@@ -176,7 +182,7 @@ def wrap(name, label):
             return function(*args, **kwargs)
         finally:
             stages.append({"stage": label, "seconds": time.perf_counter() - began, "peak_kib": peak_kib()})
-    setattr(pipeline, name, timed)
+    setattr(module, name, timed)
 
 for name, label in [("load", "read+enrich"), ("link", "link"), ("glossary", "glossary"),
                     ("render_site", "render"), ("write_site", "write")]:

@@ -53,6 +53,8 @@ def edit(rows: list[dict], donors: list[dict], rng: random.Random) -> str:
 def test_runs_that_remember_write_what_a_cold_run_writes(tmp_path):
     rng = random.Random(14)
     files = {"colm2025.jsonl": records("colm2025.jsonl", 0, 45), "corl2025.jsonl": records("corl2025.jsonl", 0, 25)}
+    # A warning while reading (a \url{} that is not http(s)): a file remembered from an earlier run reports it again.
+    files["corl2025.jsonl"][2]["abstract"] += r" Our logs are at \url{ftp://example.org/logs}."
     donors = records("colm2025.jsonl", 45, 15) + records("corl2025.jsonl", 25, 10)
     inputs = tmp_path / "inputs"
     inputs.mkdir()
@@ -66,6 +68,7 @@ def test_runs_that_remember_write_what_a_cold_run_writes(tmp_path):
         shutil.rmtree(cold_docs, ignore_errors=True)
         cold = generate([inputs], cold_docs, Settings())
         assert warm.papers == cold.papers == sum(map(len, files.values())), step
+        assert warm.report.warnings == cold.report.warnings and any("ftp://" in w for w in cold.report.warnings), step
         assert generated(docs) == generated(cold_docs), step
 
     run_and_compare("first run")
