@@ -31,13 +31,13 @@ _FINITE_VERB = re.compile(rf"\s(?:{lexicon.alternation('title_finite_verbs')})\b
 _PAIRS = (("(", ")"), ("[", "]"))
 # 'Between X' needs its 'and Y'.
 _BETWEEN_ALONE = re.compile(r"\bbetween\b(?!.*\band\b)", re.IGNORECASE)
-# A citation is not part of a title ('Ribeiro Et Al and Unit-Testing Datasets').
 # A title does not start inside a phrase ('For Tabletop Object Manipulation Tasks').
 _PHRASE_START = re.compile(r"^(?:for|of|and|or|by|with|from|than|via|into|either|neither|whether)\b", re.IGNORECASE)
 # A list cut before its 'and' ('Learning Skill Initiation, Control').
 _LIST_CUT = re.compile(r",\s+(?:(?!and\b|or\b)[\w-]+\s+)?(?!and\b|or\b)[\w-]+$", re.IGNORECASE)
 # An adjective straight before a preposition lost its noun ('... Network as a New for Deformable ...').
 _ADJECTIVE_THEN_PREPOSITION = re.compile(r"\b(?:new|novel|simple|general|unified|effective|efficient)\s+(?:for|of|in|on|with|to|by|from)\b", re.IGNORECASE)
+# A citation is not part of a title ('Ribeiro Et Al and Unit-Testing Datasets').
 _CITATION = re.compile(r"\bet\.? al\b", re.IGNORECASE)
 # 'After' or 'before' with a participle is a clause, here cut short ('Behavior of LMs After Fine-Tuned on Data').
 _CLAUSE_AFTER_PREPOSITION = re.compile(r"\b(?:after|before|once|until)\s+[\w-]+ed\b", re.IGNORECASE)
@@ -172,9 +172,8 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         or _ADJECTIVE_THEN_PREPOSITION.search(descriptive)
         or _article_then_dangling_noun(descriptive)
         or _CLAUSE_AFTER_PREPOSITION.search(descriptive)
+        or _verb_after_preposition(descriptive)
     ):
-        defects.append("broken phrase")
-    if _verb_after_preposition(descriptive):
         defects.append("broken phrase")
     if _repeats_itself(descriptive):
         defects.append("repeats itself")

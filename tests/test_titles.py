@@ -60,6 +60,7 @@ from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, der
         ("Plug-And-Play Network as a New for Deformable Image Registration", None, ["broken phrase"]),
         ("Open-World Grasping Pipeline for Demonstrate That Modern Models", None, ["broken phrase"]),
         ("Learning to Search for Structured Prediction", None, []),
+        ("Pipeline for Demonstrate That Model, Control", None, ["broken phrase"]),  # each kind once, however many rules find it
     ],
 )
 def test_the_gate_names_every_defect_a_reader_would_see(title, name, defects):
