@@ -348,7 +348,7 @@ def render_site(
         glossary_count=len(glossary),
         connected=connected,
         trends=_html(
-            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, by_collection), slugs=tag_slugs,
+            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, by_collection, tag_counts), slugs=tag_slugs,
             first=collection_names[0], last=collection_names[-1],
         )
         if len(collection_names) > 1 else "",
@@ -442,15 +442,14 @@ def _tag_shares(
     return [(c, 100 * tag_counts[c][tag] / len(by_collection[c])) for c in collections]
 
 
-def _trends(tag_pages: dict[str, list[Paper]], collections: list[str], by_collection: dict[str, list[Paper]]) -> list[Share]:
+def _trends(
+    tag_pages: dict[str, list[Paper]], collections: list[str], by_collection: dict[str, list[Paper]], tag_counts: dict[str, Counter[str]]
+) -> list[Share]:
     """The tags whose share of papers grew and shrank most from the first collection to the last."""
-    first, last = by_collection[collections[0]], by_collection[collections[-1]]
-    first_ids, last_ids = {p.id for p in first}, {p.id for p in last}
     rows = []
-    for tag, members in tag_pages.items():
-        a = 100 * sum(p.id in first_ids for p in members) / len(first)
-        b = 100 * sum(p.id in last_ids for p in members) / len(last)
-        rows.append(Share(tag, a, b))
+    for tag in tag_pages:
+        (_, first), (_, last) = _tag_shares(tag, [collections[0], collections[-1]], by_collection, tag_counts)
+        rows.append(Share(tag, first, last))
     rows.sort(key=lambda r: (r.first - r.last, r.label))
     grew = [r for r in rows[:TRENDS] if r.last > r.first]
     shrank = [r for r in rows[::-1][:TRENDS] if r.first > r.last]
