@@ -173,6 +173,13 @@ def test_text_helpers():
         # Built on a model family, but a new name; the family with a size is only used.
         ("To this end, we present LLaMA-Adapter, a lightweight adaption method for instruction tuning.", "LLaMA-Adapter"),
         ("We fine-tune Llama2-70B and GPT-4o-mini on our data and report accuracy.", None),
+        # A family and a variant or part named after it (iclr2024): the real titles carry the family name.
+        ("We present SOTOPIA, an open-ended environment to simulate social interactions between agents. We evaluate "
+         "them with a holistic evaluation framework called SOTOPIA-Eval. With SOTOPIA, we find differences.", "SOTOPIA"),
+        ("To bridge this gap, we propose MetaMath, a finetuned language model that specializes in mathematical reasoning. "
+         "We bootstrap questions, which results in a new dataset called MetaMathQA. MetaMath outperforms open LLMs.", "MetaMath"),
+        # A version is no variant: the newer model is the name.
+        ("We present DNAFormer, a genome model. We then train a larger model called DNAFormer-2. DNAFormer-2 is better.", "DNAFormer-2"),
     ],
 )
 def test_names_introduced_in_the_many_ways_abstracts_do(abstract, name):
