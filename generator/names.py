@@ -205,13 +205,17 @@ def _generic_expansion(long: str | None) -> bool:
     return len(words) >= 2 and any(words[i : i + n] in spellings for n in (len(words), len(words) - 1) if n >= 2 for i in range(len(words) - n + 1))
 
 
-@lru_cache(maxsize=65536)
 def _name_shaped(token: str) -> bool:
     """The token alone could be a paper's name: name-like, not a known model family, a
     compound of field acronyms or a compound adjective."""
+    return _name_shaped_with(token, learned.choices().words)
+
+
+@lru_cache(maxsize=65536)  # keyed by the word list too: training swaps the parameters in and out
+def _name_shaped_with(token: str, common_words: frozenset[str]) -> bool:
     parts = [singular(p) for p in token.split("-") if p]
     return (
-        looks_like_name(token)
+        _looks_like_name(token, common_words)
         and not _MODEL_FAMILY.match(token)
         and not (len(parts) > 1 and all(p in GENERIC_ACRONYMS or p.upper() in GENERIC_ACRONYMS for p in parts))  # 'MoE-LLMs'
         and not _ADJECTIVE_SUFFIX.search(token)

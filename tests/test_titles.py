@@ -115,6 +115,18 @@ def test_the_model_decides_whether_a_title_shows_the_name_and_leads_with_it():
         learned.use(None)
 
 
+def test_names_follow_the_word_list_in_use():
+    """Training swaps word lists per held-out venue: whether 'REcipe' highlights a common word
+    must follow the list in use, not the one an earlier fold cached."""
+    abstract = "We propose REcipe, a method for merging. REcipe merges models well."
+    try:
+        for common, expected in ((frozenset(), ["REcipe"]), (frozenset({"recipe"}), []), (frozenset(), ["REcipe"])):
+            learned.use(dataclasses.replace(learned.choices(), words=common))
+            assert [n.name for n in name_candidates(abstract, [], [])] == expected
+    finally:
+        learned.use(None)
+
+
 def test_no_candidate_means_no_name():
     assert choose_name([], PPA) == (None, False)
     assert choose_name([IntroducedName("PPA", None, "", "mentioned")], PPA) == (None, False)  # mentioned, not introduced
