@@ -190,9 +190,11 @@ _MODEL_FAMILY = re.compile(
 
 
 @lru_cache(maxsize=16384)
-def _generic_expansion(long: str | None) -> bool:
+def _generic_expansion(long: str | None, short: str = "") -> bool:
     """The expansion names a known concept: a common technique, or a vocabulary term
-    ('Membership Inference Attack', 'Conditional Average Treatment Effect')."""
+    ('Membership Inference Attack'), or one qualified by a word ('Conditional Average
+    Treatment Effect'), unless the short form is coined rather than the initials ('Brain
+    Language Model (BrainLM)', 'Decomposed Prompt Tuning (DePT)')."""
     if not long:
         return False
     from .tagging import vocabulary  # late: tagging's data loads once, on first use
@@ -202,7 +204,15 @@ def _generic_expansion(long: str | None) -> bool:
         return True
     words = tuple(folded.split())
     spellings = vocabulary().folded
-    return len(words) >= 2 and any(words[i : i + n] in spellings for n in (len(words), len(words) - 1) if n >= 2 for i in range(len(words) - n + 1))
+    lengths = (len(words),) if _coined(short) else (len(words), len(words) - 1)
+    return len(words) >= 2 and any(words[i : i + n] in spellings for n in lengths if n >= 2 for i in range(len(words) - n + 1))
+
+
+def _coined(short: str) -> bool:
+    """A capitalised short form with lower-case letters besides a plural 's' ('BrainLM',
+    'DePT'; not 'CATE' or 'LLMs'): a name made up for the paper. A lower-case first
+    letter marks a variant of a concept instead ('cGAN', 'eNTK', 'meta-RL')."""
+    return short[:1].isupper() and any(c.islower() for c in short.removesuffix("s"))
 
 
 def _name_shaped(token: str) -> bool:
@@ -229,7 +239,7 @@ def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str], s
     return (
         _name_shaped(token)
         and not (strict and token.isupper() and len(token) < 3)
-        and not _generic_expansion(expansions.get(token))
+        and not _generic_expansion(expansions.get(token), token)
         and token not in banned
     )
 

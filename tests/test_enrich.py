@@ -178,6 +178,8 @@ def test_text_helpers():
          "them with a holistic evaluation framework called SOTOPIA-Eval. With SOTOPIA, we find differences.", "SOTOPIA"),
         ("To bridge this gap, we propose MetaMath, a finetuned language model that specializes in mathematical reasoning. "
          "We bootstrap questions, which results in a new dataset called MetaMathQA. MetaMath outperforms open LLMs.", "MetaMath"),
+        # A coined short form is a name though its long form holds a known term ('language model').
+        ("We introduce the Brain Language Model (BrainLM), a foundation model for fMRI recordings. BrainLM generalises.", "BrainLM"),
         # A version is no variant: the newer model is the name.
         ("We present DNAFormer, a genome model. We then train a larger model called DNAFormer-2. DNAFormer-2 is better.", "DNAFormer-2"),
     ],
