@@ -161,11 +161,18 @@ _HIGHLIGHTED = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][A-Za-z]*|[A-Z]{2,}[a-z]{2,}
 _SPELLED_LETTERS = re.compile(r"[A-Z]{2,}[a-z]{2,}|[a-z]+[A-Z]{2,}[a-z]+")
 
 
+# Vowel letters sounded as a consonant ('a unified', 'a one-shot', 'a European'); not the
+# prefix un- ('an unintended', 'an unlearning').
+_CONSONANT_SOUND = re.compile(r"(?i)(?:uni[fqvtoc]|us[aeu]|uti|ubi|eu|one\b|once\b)")
+
+
 def _article(phrase: str) -> str:
-    """'A ' or 'An ' by sound: 'An LLM-Based System', 'A Benchmark', 'An Agent'."""
+    """'A ' or 'An ' by sound: 'An LLM-Based System', 'A Benchmark', 'An Agent', 'A Unified'."""
     first = phrase.split()[0] if phrase.split() else ""
     spelled = first.split("-")[0]
-    vowel_sound = first[:1].lower() in "aeiou" or (spelled.isupper() and spelled[:1] in "AEFHILMNORSX")
+    if spelled.isupper():  # read letter by letter: 'an LLM', 'a GPU'
+        return "An " if spelled[:1] in "AEFHILMNORSX" else "A "
+    vowel_sound = first[:1].lower() in "aeiou" and not _CONSONANT_SOUND.match(first)
     return "An " if vowel_sound else "A "
 
 

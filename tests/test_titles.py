@@ -235,3 +235,16 @@ def test_gerunds_are_spelled_right(verb, expected):
     from generator.textutil import gerund
 
     assert gerund(verb) == expected
+
+
+@pytest.mark.parametrize(
+    "phrase, article",
+    [("Unified Framework", "A "), ("Universal Model", "A "), ("European Dataset", "A "), ("One-Shot Learner", "A "),
+     ("Unintended Bias", "An "), ("Unlearning Method", "An "), ("Online Planner", "An "), ("LLM Agent", "An "),
+     ("GPU Kernel", "A "), ("X-Ray Benchmark", "An "), ("Agent", "An ")],
+)
+def test_a_title_article_follows_the_sound_of_the_next_word(phrase, article):
+    """'UniGNN: A Unified Framework', never 'An Unified Framework' (a title the appositive rule gave)."""
+    from generator.titles import _article
+
+    assert _article(phrase) == article
