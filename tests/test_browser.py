@@ -593,7 +593,7 @@ def test_the_legend_filters_areas_and_a_paper_page_shows_where_it_sits(tab, publ
     title = page.locator("article h1").inner_text()
     page.locator(".paper-map-link").click()
     expect(page.locator(".topic-map__tip strong")).to_have_text(title)
-    assert page.get_attribute(".topic-map", "data-level") == "fine"
+    expect(page.locator(".topic-map")).to_have_attribute("data-level", "fine")  # set when the zoom settles: wait for it
     page.locator(".topic-map__search").fill(title)
     expect(page.locator(".topic-map__found")).to_have_text("1 paper found")
     page.wait_for_function(f"({YELLOW_PIXELS})() > 0")
