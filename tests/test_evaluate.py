@@ -21,6 +21,7 @@ from generator.evaluate import (
     keyword_kind,
     keyword_overlap,
     leading_name,
+    load,
     match_keyword,
     names_contribution,
     random_neighbours,
@@ -207,6 +208,14 @@ def test_random_neighbours_are_other_papers_and_repeatable():
     drawn = random_neighbours(6, 5, seed=0)
     assert all(i not in others and len(set(others)) == 5 for i, others in enumerate(drawn))
     assert drawn == random_neighbours(6, 5, seed=0)
+
+
+def test_a_repeated_abstract_is_one_paper_as_on_the_site(tmp_path):
+    # ijcai2020 lists one paper twice: counted twice, it looked recommended 14 times.
+    rows = [{"title": "A", "abstract": "We study bees."}, {"title": "B", "abstract": "We study  BEES."}, {"title": "C", "abstract": "We study ants."}]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert [r.title for r in load(path)] == ["A", "C"]
 
 
 # --- On a real corpus ------------------------------------------------------------------
