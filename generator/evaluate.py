@@ -4,7 +4,8 @@
                                  [--related K] [--seed S] [--examples N]
 
 Each corpus file holds records with a real title (and maybe author keywords, a
-primary area, a TL;DR). The evaluator reads it with `sources.read_file`, hides
+primary area, a TL;DR). The evaluator reads it with `sources.read_file`, merges
+repeated abstracts into one paper as the site does (`pipeline.merge_duplicates`), hides
 title, keywords, primary_area and tldr (`dataclasses.replace(record, title=None,
 keywords=(), primary_area=None, tldr=None)`), runs the real stages
 (`enrich.enrich` on each record, then `link.link(papers, related_count=K)`,
@@ -143,6 +144,7 @@ from .errors import InputError, Report
 from .link import document, link
 from .model import Paper, Record
 from .names import looks_like_name
+from .pipeline import merge_duplicates
 from .similar import CANDIDATES, assign, plain_top
 from .sources import read_file
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
@@ -351,7 +353,10 @@ def derive(records: Sequence[Record], related: int = RELATED) -> tuple[list[Pape
 
 
 def load(path: Path, limit: int | None = None) -> list[Record]:
-    records = read_file(path, Report())
+    """The corpus's records as the site would have them: a repeated abstract (ijcai2020 lists
+    one paper twice) is one paper, as `pipeline.merge_duplicates` makes it; else the repeat
+    would be counted as a second recommendation of the same page."""
+    records = [record for record, _ in merge_duplicates(read_file(path, Report()), Report())]
     return records[:limit] if limit is not None else records
 
 

@@ -231,7 +231,7 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     TF-IDF rows changed since the last run, and words only in documents that changed."""
     if len(papers) < 2 or count <= 0:
         return papers
-    found = neighbours([document(p) for p in papers], [p.area for p in papers], count, memo)
+    found = neighbours([document(p) for p in papers], [p.area for p in papers], count, memo, [_link_topics(p) for p in papers])
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
@@ -255,6 +255,20 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
         )
 
     return [replace(paper, related=related(i)) for i, paper in enumerate(papers)]
+
+
+def _link_topics(paper: Paper) -> frozenset[str]:
+    """What a reason on a link can name (see `_reasons`), as normalised terms: the paper's tags,
+    key phrases and name, the vocabulary tags its abstract mentions, the multi-word phrases it
+    uses. Papers that share none of these could only be linked by a lone word: on IJCAI 14% of
+    links were, with keyword overlap about that of random pairs (similar.UNSUPPORTED_PENALTY
+    ranks such candidates lower). Names other papers use are left out: looking for them in
+    every abstract took 0.6 s at 4,200 papers and changed no figure."""
+    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *_mentioned(paper.tag_scores))}
+    topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
+    if paper.name:
+        topics.add(paper.name.lower())
+    return frozenset(topics)
 
 
 def _reason_keys(papers: list[Paper], matrix, terms: np.ndarray) -> list[bytes]:

@@ -21,6 +21,7 @@ from generator.evaluate import (
     keyword_kind,
     keyword_overlap,
     leading_name,
+    load,
     match_keyword,
     names_contribution,
     random_neighbours,
@@ -209,6 +210,14 @@ def test_random_neighbours_are_other_papers_and_repeatable():
     assert drawn == random_neighbours(6, 5, seed=0)
 
 
+def test_a_repeated_abstract_is_one_paper_as_on_the_site(tmp_path):
+    # ijcai2020 lists one paper twice: counted twice, it looked recommended 14 times.
+    rows = [{"title": "A", "abstract": "We study bees."}, {"title": "B", "abstract": "We study  BEES."}, {"title": "C", "abstract": "We study ants."}]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert [r.title for r in load(path)] == ["A", "C"]
+
+
 # --- On a real corpus ------------------------------------------------------------------
 
 
@@ -253,8 +262,8 @@ def test_command_reports_a_missing_corpus_cleanly(tmp_path):
 
 # Floors a little under what the generator reached (see the closing notes of the titles,
 # tags and related-papers issues), so that quality cannot silently regress. The learned
-# parameters were trained on these corpora too (leave-one-venue-out figures: `make train`). Two small
-# corpora keep this to a few seconds.
+# parameters were trained on these corpora too (leave-one-venue-out figures: `make train`). Three
+# corpora of at most 800 papers keep this to about twenty seconds.
 FLOORS = {
     "corl2025.jsonl": {
         ("titles", "rouge1_f1"): 0.38,
@@ -273,6 +282,11 @@ FLOORS = {
         ("tags", "min_tags"): 3,
         ("summary", "one_sentence"): 0.98,
         ("related", "keyword_lift"): 5.3,
+    },
+    # Area agreement on a venue of broad AI; ijcai2020 also lists one paper twice (merged as
+    # the site merges it, it is recommended at most ten times like any other).
+    "ijcai2020.jsonl": {
+        ("related", "area_agreement"): 0.47,
     },
 }
 CEILINGS = {

@@ -151,3 +151,22 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     result = drop_dominant_tags(made)
     has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
     assert has == kept_where
+
+
+def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_words():
+    # Issue 15: links whose papers share no tag, phrase or name could only be explained by a
+    # lone word, and their keywords overlap about as much as random pairs'.
+    from generator.similar import neighbours
+
+    documents = [
+        "bees entrance counts microphones hive acoustic sensors wooden boxes",
+        "bees entrance counts microphones hive acoustic sensors wooden winter",  # the closest by words alone
+        "bees entrance counts microphones hive acoustic sensors cameras",
+        *[f"unrelated topic number{i} protein folding robot grasping" for i in range(6)],
+    ]
+    # Paper 1 shares only words with paper 0; paper 2 also shares a named topic.
+    topics = [frozenset({"pollinator monitoring"}), frozenset(), frozenset({"pollinator monitoring"}), *[frozenset({"protein folding"})] * 6]
+    by_words = neighbours(documents, [""] * len(documents), 1)
+    by_topics = neighbours(documents, [""] * len(documents), 1, topics=topics)
+    assert by_words.lists[0][0][0] == 1
+    assert by_topics.lists[0][0][0] == 2
