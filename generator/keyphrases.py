@@ -26,7 +26,7 @@ import yaml
 
 from . import lexicon
 from .learned import logistic
-from .textutil import fold, singular
+from .textutil import singular
 
 FEATURES = (
     "log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness",
@@ -44,9 +44,8 @@ class PhraseModel:
     weights: tuple[float, ...] = (0.0,) * len(FEATURES)  # in FEATURES order
     once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
     words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
-    keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (every word singular) -> papers giving it as a keyword
+    keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
     _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
-    _known: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase key -> known_keyword, as looked up
 
     def keywordness(self, words: Sequence[str]) -> float:
         """The mean value of the words (a plural as its singular; unknown words 0)."""
@@ -60,21 +59,13 @@ class PhraseModel:
         return total / len(words)
 
     def known_keyword(self, key: str) -> float:
-        """1.0 when some paper of the training corpora gives the phrase as an author keyword."""
-        value = self._known.get(key)
-        if value is None:
-            value = self._known[key] = float(keyword_key(key) in self.keywords)
-        return value
+        """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
+        `normalise_term` form) as an author keyword."""
+        return 1.0 if key in self.keywords else 0.0
 
     def probability(self, features: Sequence[float]) -> float:
         score = self.bias + sum(map(mul, self.weights, features))
         return logistic(score)
-
-
-@lru_cache(maxsize=100_000)
-def keyword_key(phrase: str) -> str:
-    """A phrase as the keyword table stores it: folded words, each singular ('robot arms' -> 'robot arm')."""
-    return " ".join(singular(word) for word in fold(phrase).split())
 
 
 def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:

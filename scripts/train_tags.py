@@ -262,7 +262,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
     lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (scripts/train_tags.py)"]
     lines += [f"{w}\t{v}" for w, v in phrases.words.items()]
     WORDS_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    lines = ["# phrase (2-4 words, each singular)\tpapers giving it as an author keyword; learned by `make train` (scripts/train_tags.py)"]
+    lines = ["# phrase (2-4 words, the last singular)\tpapers giving it as an author keyword; learned by `make train` (scripts/train_tags.py)"]
     lines += [f"{p}\t{c}" for p, c in phrases.keywords.items()]
     KEYWORD_PHRASES_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -348,14 +348,14 @@ def keyword_words(corpora: dict[str, list]) -> dict[str, float]:
 
 
 def keyword_phrases(corpora: dict[str, list], without: str | None = None) -> dict[str, int]:
-    """Papers giving each phrase of 2-4 words as an author keyword (`keyphrases.keyword_key`),
-    over the corpora of every venue but `without`."""
+    """Papers giving each phrase of 2-4 words as an author keyword (under its `normalise_term`
+    key, the form of candidate keys), over the corpora of every venue but `without`."""
     papers: Counter[str] = Counter()
     for name, records in corpora.items():
         if venue(name) == without:
             continue
         for record in records:
-            keys = {keyphrases.keyword_key(k) for k in record.keywords}
+            keys = {normalise_term(k) for k in record.keywords}
             papers.update(k for k in keys if KEYWORD_PHRASE_WORDS[0] <= len(k.split()) <= KEYWORD_PHRASE_WORDS[1])
     return dict(sorted(papers.items()))
 
