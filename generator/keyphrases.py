@@ -7,8 +7,10 @@ abstract uses once). The score is a logistic regression fitted by `make train`
 the paper's keywords), with named features: how often the abstract uses it, how rare it
 is in the collection, its length, where it first appears, whether it is written with
 capitals, whether it is only a piece of a longer candidate, whether it ends in a generic
-head ('framework', 'method'), and how much likelier its words are in author keywords than
-in abstracts (`data/keyword_words.tsv`). Parameters: `data/keyphrase_evidence.yml`.
+head ('framework', 'method'), how much likelier its words are in author keywords than
+in abstracts (`data/keyword_words.tsv`), whether the abstract defines an acronym for it
+('test-time training (TTT)'), and whether a paper of the training corpora gives it as an
+author keyword (`data/keyword_phrases.tsv`). Parameters: `data/keyphrase_evidence.yml`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from . import lexicon
 from .learned import logistic
 from .textutil import singular
 
-FEATURES = ("log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness")
+FEATURES = (
+    "log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness",
+    "defined", "known_keyword",
+)
 _GENERIC_HEADS = lexicon.words("generic_heads")
 
 # libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
@@ -39,6 +44,7 @@ class PhraseModel:
     weights: tuple[float, ...] = (0.0,) * len(FEATURES)  # in FEATURES order
     once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
     words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
+    keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
     _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
 
     def keywordness(self, words: Sequence[str]) -> float:
@@ -51,6 +57,11 @@ class PhraseModel:
                 value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
             total += value
         return total / len(words)
+
+    def known_keyword(self, key: str) -> float:
+        """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
+        `normalise_term` form) as an author keyword."""
+        return 1.0 if key in self.keywords else 0.0
 
     def probability(self, features: Sequence[float]) -> float:
         score = self.bias + sum(map(mul, self.weights, features))
@@ -79,9 +90,10 @@ def _singular(word: str) -> str:
 
 
 def features(
-    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel, defined: bool = False
 ) -> tuple[float, ...]:
-    """The named features of one candidate (FEATURES order); `position` in [0, 1)."""
+    """The named features of one candidate (FEATURES order); `position` in [0, 1); `defined`:
+    the abstract defines an acronym for the phrase."""
     words = key.split()
     return (
         math.log(count),
@@ -95,11 +107,13 @@ def features(
         float(longer >= count),
         float(words[-1] in _GENERIC_HEADS),
         model.keywordness(words),
+        float(defined),
+        model.known_keyword(key),
     )
 
 
 def probability(
-    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel, defined: bool = False
 ) -> float:
     """model.probability(features(...)) without building the features (link scores thousands)."""
     w = model.weights
@@ -118,11 +132,13 @@ def probability(
         + (w[8] if longer >= count else 0.0)
         + (w[9] if words[-1] in _GENERIC_HEADS else 0.0)
         + w[10] * keywordness
+        + (w[11] if defined else 0.0)
+        + w[12] * model.known_keyword(key)
     )
     return logistic(score)
 
 
-def parse(evidence_yml: str, words_tsv: str) -> PhraseModel:
+def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "") -> PhraseModel:
     data = yaml.load(evidence_yml, Loader=_LOADER) or {}
     weights = data.get("weights") or {}
     unknown = set(weights) - set(FEATURES)
@@ -133,6 +149,7 @@ def parse(evidence_yml: str, words_tsv: str) -> PhraseModel:
         tuple(float(weights.get(name, 0.0)) for name in FEATURES),
         float(data.get("once", 1.0)),
         lexicon.word_values(words_tsv),
+        {phrase: int(count) for phrase, count in lexicon.word_values(keywords_tsv).items()},
     )
 
 
@@ -142,7 +159,11 @@ _override: PhraseModel | None = None
 @cache
 def _shipped() -> PhraseModel:
     data = resources.files("generator").joinpath("data")
-    return parse(data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"), data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"))
+    return parse(
+        data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"),
+        data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"),
+        data.joinpath("keyword_phrases.tsv").read_text(encoding="utf-8"),
+    )
 
 
 def phrase_model() -> PhraseModel:

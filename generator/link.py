@@ -22,6 +22,7 @@ from .session import Memo, Session
 from .similar import neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
+from .learned import choices
 from .keyphrases import probability as phrase_probability
 from .tagevidence import tag_model
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
@@ -98,14 +99,19 @@ _ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
 
 @lru_cache(maxsize=200_000)
 def _phrase_like(phrase: str) -> bool:
-    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no."""
+    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
+    nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
+    'obtain human'; `learned.choices().verbs`)."""
     words = phrase.split()
-    last = words[-1].lower()
+    first, last = words[0].lower(), words[-1].lower()
+    verbs = choices().verbs
     return (
-        words[0].lower() not in _NOT_PHRASE_START
-        and not words[0].lower().endswith("ly")
+        first not in _NOT_PHRASE_START
+        and not first.endswith("ly")
         and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
         and not any(w.lower() in ("does", "do", "did", "is", "are", "can") for w in words)
+        and first not in verbs
+        and last not in verbs
     )
 
 
@@ -168,7 +174,7 @@ def add_keyphrases(papers: list[Paper], memo: Memo | None = None) -> list[Paper]
             keyphrases, tags = _keyphrases(paper, document_frequency, max_df, n, model)
         else:
             frequencies = tuple(map(document_frequency.__getitem__, _candidate_keys(paper.candidate_phrases)))
-            key = ("keyphrases", paper.candidate_phrases, paper.tags, frequencies, n, id(model))
+            key = ("keyphrases", paper.candidate_phrases, paper.acronyms, paper.tags, frequencies, n, id(model))
             keyphrases, tags = memo.get(key, lambda: _keyphrases(paper, document_frequency, max_df, n, model))
         result.append(replace(paper, keyphrases=keyphrases, tags=tags))
     return result
@@ -180,6 +186,7 @@ def _keyphrases(paper: Paper, document_frequency: Counter[str], max_df: int, n: 
     display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
     tag_keys = {normalise_term(t) for t in paper.tags}
     longer = fragments(paper.candidate_phrases)
+    defined = {normalise_term(a.long) for a in paper.acronyms}  # 'test-time training (TTT)'
     total = len(paper.candidate_phrases)
     scored = []
     for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
@@ -187,7 +194,7 @@ def _keyphrases(paper: Paper, document_frequency: Counter[str], max_df: int, n: 
         if key in tag_keys or df > max_df or not _phrase_like(spelling):
             continue
         # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
-        scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model), key))
+        scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model, key in defined), key))
     scored.sort()
     chosen: list[str] = []
     for minus_probability, key in scored:

@@ -5,7 +5,7 @@ robot-learning abstract that only learns from video demonstrations, "bias" fires
 *fairness* in one about inductive bias. The model says how likely a candidate is to be
 among the paper's author keywords, from what a reader would look at: which spelling
 fired and how often, where (first sentence, a sentence saying what "we" do), the words
-either side of it (the phrase it sits in), and whether the paper's other candidates
+either side of it (the phrase it sits in; a verb after it: what a sentence reports on), and whether the paper's other candidates
 share its area. It is a logistic regression with named features whose parameters live
 in `data/tag_evidence.yml`, fitted by `make train` (`scripts/train_tags.py`) on the
 corpora's author keywords; the package never reads the corpora.
@@ -26,7 +26,7 @@ from importlib import resources
 
 import yaml
 
-from .learned import Linear
+from .learned import Linear, choices
 from .tagging import Mention, mentions, vocabulary
 from .textutil import STOP_WORDS, sentences
 
@@ -58,6 +58,7 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
     if not found:
         return {}
     vocab = vocabulary()
+    verbs = choices().verbs
     n_sentences = max(1, len(sentences(text)))
     we = _we_sentences(text)
     by_tag: dict[str, list[Mention]] = defaultdict(list)
@@ -83,6 +84,8 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
             "log_candidates": math.log(len(by_tag)),
             # A spelling followed by a content word modifies it ('video demonstrations').
             "modifier": sum(1 for m in own if m.after and m.after.isalpha() and m.after not in STOP_WORDS) / count,
+            # A spelling followed by a verb is what a sentence reports on ('our evaluations show').
+            "subject": sum(1 for m in own if m.after in verbs) / count,
         }
         share = 1.0 / count
         for m in own:

@@ -105,6 +105,16 @@ def _tokens(text: str) -> list[str]:
 
 
 _RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+]*[A-Za-z0-9+]|[A-Za-z0-9]")
+# A hyphenated name of parts with two or more capitals each ('ICL-NUIM', 'TTT-KD'): its parts
+# are not acronyms on their own (ICL-NUIM is a data set, not in-context learning).
+_NAME_COMPOUND = re.compile(r"(?<![\w-])(?:[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*-)+[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?![\w-])")
+
+
+def _spaced(text: str) -> str:
+    """Hyphens as spaces ('self-supervised' -> 'self supervised'), but a name compound made one token."""
+    if "-" not in text:
+        return text
+    return _NAME_COMPOUND.sub(lambda m: m.group().replace("-", ""), text).replace("-", " ")
 
 
 @lru_cache(maxsize=200_000)
@@ -147,7 +157,7 @@ def _match(raw: list[str], tokens: list[str]):
 
 def vocabulary_hits(text: str) -> Counter[str]:
     """How often each vocabulary tag is mentioned, longest spelling first at each position."""
-    raw = _RAW_TOKEN.findall(text.replace("-", " "))
+    raw = _RAW_TOKEN.findall(_spaced(text))
     return Counter(tag for tag, _, _, _ in _match(raw, [_token_key(t) for t in raw]))
 
 
@@ -159,7 +169,7 @@ def mentions(text: str) -> tuple[Mention, ...]:
     matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
     found = []
     for index, sentence in enumerate(sentences(text)):
-        raw = _RAW_TOKEN.findall(sentence.replace("-", " "))
+        raw = _RAW_TOKEN.findall(_spaced(sentence))
         tokens = list(map(_token_key, raw))
         i, n = 0, len(tokens)
         while i < n:
@@ -177,7 +187,24 @@ def mentions(text: str) -> tuple[Mention, ...]:
                 if tag:
                     found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
                 i += 1
-    return tuple(found)
+    return _short_forms(found)
+
+
+def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
+    """A spelling of two or more words that ends a longer one of another tag in the same abstract
+    is its short form: after 'neural network language models', 'the language model' is that
+    model, not an LLM. (One word is too loose: 'robot' after 'legged robot' is not locomotion.)"""
+    longer = {}
+    for mention in found:
+        if mention.spelling.count(" ") >= 2:
+            words = mention.spelling.split(" ")
+            for start in range(1, len(words) - 1):
+                longer.setdefault(" ".join(words[start:]), mention.tag)
+    if not longer:
+        return tuple(found)
+    return tuple(
+        m._replace(tag=longer[m.spelling]) if longer.get(m.spelling, m.tag) != m.tag else m for m in found
+    )
 
 
 def normalise_keyword(keyword: str) -> str:

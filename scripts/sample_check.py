@@ -6,7 +6,7 @@ The issue's "30-paper check" (issue 15): for each corpus (default corl2022, 3dv2
 iclr2017), the tag models are fitted without the corpus's venue (`train_tags.train`, as
 the leave-one-venue-out report does), the corpus is derived with keywords and titles hidden
 (`evaluate.derive`), and `count` papers drawn with random.Random(seed) are printed: real
-title, author keywords, abstract, derived tags, and the real titles of the related papers
+title, author keywords, abstract, derived tags and key phrases, and the real titles of the related papers
 with their reasons. The output is text to read; nothing is scored.
 """
 
@@ -42,6 +42,7 @@ def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) ->
         lines.append("   keywords: " + "; ".join(record.keywords))
         lines.append(textwrap.fill(paper.text, 160, initial_indent="   ", subsequent_indent="   "))
         lines.append("   TAGS: " + " | ".join(paper.tags))
+        lines.append("   key phrases: " + " | ".join(paper.keyphrases))
         for related in paper.related:
             lines.append(f"   -> {records[index[related.id]].title}   [{', '.join(related.reasons)}]")
     return lines

@@ -182,3 +182,69 @@ def test_topics_beyond_machine_learning_are_tags_that_never_change_a_title():
         "We study voting rules in computational social choice. We show that approval voting with "
         "committee elections resists manipulation, and give a polynomial algorithm for the winner."
     )
+
+
+def test_an_acronym_inside_a_hyphenated_name_is_not_that_acronym():
+    from generator.tagging import mentions
+
+    # ICL-NUIM is a data set, not in-context learning; ICL on its own, or 'ICL-based', still is.
+    assert "in-context learning" not in {m.tag for m in mentions("We test on the TUM, ICL-NUIM and ScanNet data sets.")}
+    assert "in-context learning" in {m.tag for m in mentions("ICL lets a model learn from examples in its prompt.")}
+    assert "in-context learning" in {m.tag for m in mentions("We study ICL-based adaptation of language models.")}
+
+
+def test_a_short_spelling_after_a_longer_one_means_the_longer_tag():
+    from generator.tagging import mentions
+
+    # 2017's neural language models are not large language models, even where the abstract
+    # later says only 'the language model'.
+    text = (
+        "We extend neural network language models with a cache of past hidden activations. "
+        "The language model adapts its predictions to the recent history."
+    )
+    tags = [m.tag for m in mentions(text)]
+    assert "large language models" not in tags
+    assert tags.count("neural language models") == 2
+    assert "large language models" in {m.tag for m in mentions("The language model adapts its predictions.")}
+
+
+def test_a_tag_mention_followed_by_a_verb_is_marked_as_what_a_sentence_reports_on():
+    features = tagevidence.features("We present INQUIRE for robot learning. Our evaluations show that INQUIRE adapts its queries.")
+    assert features["evaluation"]["subject"] == 1.0
+    assert tagevidence.features("We propose an evaluation protocol for robot learning.")["evaluation"]["subject"] == 0.0
+
+
+def test_key_phrases_are_noun_phrases_not_clause_pieces_around_a_verb():
+    from generator.link import _phrase_like
+
+    for piece in ("findings suggest", "obtain human", "LLMs struggle", "sheds light"):
+        assert not _phrase_like(piece), piece
+    for phrase in ("instruction tuning", "point cloud registration", "test-time training"):
+        assert _phrase_like(phrase), phrase
+
+
+def test_a_phrase_the_abstract_defines_an_acronym_for_or_authors_give_as_a_keyword_scores_higher():
+    from generator import keyphrases
+
+    model = keyphrases.phrase_model()
+    assert "test time training" in model.keywords or "imitation learning" in model.keywords
+
+    def probability(key, defined=False):
+        return keyphrases.probability(key, key, 1, 0.2, 1, 300, 0, model, defined)
+
+    assert probability("dynamic mode decomposition", defined=True) > probability("dynamic mode decomposition")
+    assert probability("imitation learning") > probability("imitation knitting")
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_a_papers_own_venue_never_tells_the_key_phrase_model_its_keywords():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_tags
+
+    corpora = train_tags.keyword_corpora(CORPUS)
+    corl = {name: records for name, records in corpora.items() if name.startswith(("corl", "3dv"))}
+    everywhere = train_tags.keyword_phrases(corl)
+    without_corl = train_tags.keyword_phrases(corl, without="corl")
+    assert "robot manipulation" in everywhere
+    assert set(without_corl) < set(everywhere)
+    assert all(everywhere[phrase] >= count for phrase, count in without_corl.items())
