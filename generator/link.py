@@ -19,7 +19,7 @@ from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
 from .session import Memo, Session
-from .similar import neighbours
+from .similar import neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
 from .keyphrases import probability as phrase_probability
@@ -231,7 +231,12 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     TF-IDF rows changed since the last run, and words only in documents that changed."""
     if len(papers) < 2 or count <= 0:
         return papers
-    found = neighbours([document(p) for p in papers], [p.area for p in papers], count, memo)
+    from .topics import start  # (topics imports this module)
+
+    documents = [document(p) for p in papers]
+    vectors(documents, memo)
+    start(documents)  # the topic map's vectors, on the other core while related papers are found
+    found = neighbours(documents, [p.area for p in papers], count, memo)
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
