@@ -11,8 +11,9 @@
    commonest words go through one dense matrix product, the long tail of rarer words
    through a sparse one: together ~2x faster than one sparse product. Linking finds them with
    exact cosines (generator.candidates: weights rounded to 2^-14, the same bits however they
-   are summed), so that under `mkdocs serve` an edit recomputes ~10 papers' candidates instead
-   of all (4,200 papers: 0.1 s instead of 0.8 s of CPU; `plain_top` keeps _candidates).
+   are summed), so that under `mkdocs serve` an edit searches 1-15 papers' candidates whole
+   instead of all (4,200 papers: 0.1 s of CPU instead of 0.6 s for the float32 search here,
+   0.8 s for a cold exact one; `plain_top` keeps _candidates).
 3. Neighbourhood smoothing (one step of diffusion on the similarity graph): a candidate
    j of paper i scores cos(i, j) + SMOOTHING * mean over i's GRAPH_NEIGHBOURS nearest
    papers m (weighted by cos(i, m)) of cos(m, j). A candidate close to i's whole

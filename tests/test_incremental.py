@@ -116,9 +116,9 @@ def test_remembered_candidate_search_finds_what_a_cold_search_finds(margin, move
     donors = [row["abstract"] for row in records("corl2025.jsonl", 0, 40)]
     last = None
     exercised = 0
-    for number in range(17):
+    for number in range(19):
         if number:
-            action = ["reword", "rare", "borrow", "typo", "rare", "add", "rare", "delete"][number % 8]
+            action = ["reword", "rare", "borrow", "typo", "rare", "add", "copy", "delete", "reword"][number % 9]
             index = rng.randrange(len(documents))
             if action == "reword":
                 words = documents[index].split()
@@ -137,6 +137,8 @@ def test_remembered_candidate_search_finds_what_a_cold_search_finds(margin, move
                 word = rng.choice(sorted(w for w, at in having.items() if len(at) == 2))
                 at = min(having[word])
                 documents[at] = re.sub(rf"(?i)\b{word}\b", "", documents[at])
+            elif action == "copy":  # two papers with the same document
+                documents[index] = documents[(index + 1) % len(documents)]
             elif action == "add":
                 documents.insert(index, donors.pop())
             else:
