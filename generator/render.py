@@ -29,6 +29,7 @@ from .session import Session
 from .explore import browse_data, map_data
 from .tagging import vocabulary
 from .topicmap import positions
+from .topics import collect
 
 MIN_PAPERS_PER_TAG_PAGE = 2
 RELATED_TAGS = 6
@@ -240,6 +241,7 @@ def render_site(
     # busy cores the map took 1.6-5.9 s of CPU with them, 0.8 s without).
     by_area = _members(papers, lambda p: p.area)
     area_names = [n for n, _ in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
+    collect()  # the topic vectors linking started
     topic_map = Later(lambda: _topic_map(papers, area_names))
     tag_pages = _tag_pages(papers)
     by_id = {p.id: p for p in papers}
