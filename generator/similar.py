@@ -9,11 +9,11 @@
 2. Candidates: the CANDIDATES most similar papers of each paper, computed in row blocks
    (memory O(papers x block), never a dense papers x papers matrix). The few hundred
    commonest words go through one dense matrix product, the long tail of rarer words
-   through a sparse one: together ~2x faster than one sparse product. Linking finds them with
-   exact cosines (generator.candidates: weights rounded to 2^-14, the same bits however they
-   are summed), so that under `mkdocs serve` an edit searches 1-15 papers' candidates whole
-   instead of all (4,200 papers: 0.1 s of CPU instead of 0.6 s for the float32 search here,
-   0.8 s for a cold exact one; `plain_top` keeps _candidates).
+   through a sparse one: together ~2x faster than one sparse product. The cosines are exact
+   (generator.candidates: weights rounded to 2^-14, the same bits however they are summed),
+   so that under `mkdocs serve` an edit searches 1-15 papers' candidates whole instead of
+   all (4,200 papers: 0.1 s of CPU instead of 0.6 s for the float32 search this module used
+   to run, 0.8 s for a cold exact one).
 3. Neighbourhood smoothing (one step of diffusion on the similarity graph): a candidate
    j of paper i scores cos(i, j) + SMOOTHING * mean over i's GRAPH_NEIGHBOURS nearest
    papers m (weighted by cos(i, m)) of cos(m, j). A candidate close to i's whole
@@ -93,8 +93,7 @@ from .candidates import nearest
 from .session import Memo
 from .textutil import ENGLISH_STOP_WORDS
 
-ROW_BLOCK = 1024
-DENSE_TERMS = 768  # the commonest words, multiplied as a dense matrix
+ROW_BLOCK = 1024  # rows smoothed at a time
 CANDIDATES = 40
 GRAPH_NEIGHBOURS = 15
 SMOOTHING = 1.0
@@ -211,30 +210,6 @@ def _vectors(documents: list[str], memo: Memo | None) -> Vectors:
     return Vectors(empty, empty, np.array([""], dtype=object), empty, np.array([""], dtype=object))
 
 
-def _candidates(matrix: sparse.csr_matrix, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each row, the `width` most similar other rows (indices and cosines), by blocks."""
-    n = matrix.shape[0]
-    df = np.bincount(matrix.indices, minlength=matrix.shape[1])
-    common = np.argsort(-df, kind="stable")[:DENSE_TERMS]
-    rest = np.setdiff1d(np.arange(matrix.shape[1]), common)
-    dense = matrix[:, common].toarray()
-    rare = matrix[:, rest].tocsr()
-    rare_t = rare.T.tocsr()
-    indices = np.zeros((n, width), dtype=np.int64)
-    scores = np.zeros((n, width), dtype=np.float32)
-    for start in range(0, n, ROW_BLOCK):
-        block = dense[start : start + ROW_BLOCK] @ dense.T
-        block += (rare[start : start + ROW_BLOCK] @ rare_t).toarray()
-        rows = np.arange(block.shape[0])
-        block[rows, start + rows] = -np.inf
-        top = np.argpartition(block, n - width, axis=1)[:, n - width :] if width < n else np.tile(np.arange(n), (len(rows), 1))
-        top_scores = np.take_along_axis(block, top, axis=1)
-        order = np.lexsort((top, -top_scores), axis=1)  # best first; ties by index: deterministic
-        indices[start : start + len(rows)] = np.take_along_axis(top, order, axis=1)[:, :width]
-        scores[start : start + len(rows)] = np.take_along_axis(top_scores, order, axis=1)[:, :width]
-    return indices, np.where(np.isfinite(scores), scores, 0.0).astype(np.float32)
-
-
 def _smoothed(indices: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """cos(i, j) + SMOOTHING * the cos(i, m)-weighted mean of cos(m, j) over i's nearest m."""
     n, width = indices.shape
@@ -286,7 +261,8 @@ def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None
 def plain_top(documents: list[str], count: int) -> np.ndarray:
     """Each paper's `count` nearest papers by plain TF-IDF cosine, no smoothing, no cap: the
     guard the evaluation compares the chosen lists with (a method far from it must win clearly)."""
-    return _candidates(vectorize(documents)[0], min(count, len(documents) - 1))[0]
+    found = vectors(documents)
+    return nearest(found.raw_words, found.word_terms, documents, min(count, len(documents) - 1))[0]
 
 
 def assign(indices: np.ndarray, ranking: np.ndarray, k: int) -> list[list[int]]:
