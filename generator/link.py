@@ -97,14 +97,17 @@ _NOT_PHRASE_START = lexicon.words("not_phrase_start")
 _ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
 
 
-@lru_cache(maxsize=200_000)
 def _phrase_like(phrase: str) -> bool:
     """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
     nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
     'obtain human'; `learned.choices().verbs`)."""
+    return _phrase_like_with(phrase, choices().verbs)
+
+
+@lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
+def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
     words = phrase.split()
     first, last = words[0].lower(), words[-1].lower()
-    verbs = choices().verbs
     return (
         first not in _NOT_PHRASE_START
         and not first.endswith("ly")

@@ -170,3 +170,19 @@ def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_wo
     by_topics = neighbours(documents, [""] * len(documents), 1, topics=topics)
     assert by_words.lists[0][0][0] == 1
     assert by_topics.lists[0][0][0] == 2
+
+
+def test_key_phrases_follow_the_verb_list_in_use():
+    """Training swaps the verb list per held-out venue: whether 'findings suggest' is a phrase
+    must follow the list in use, not the one an earlier fold cached."""
+    import dataclasses
+
+    from generator import learned
+    from generator.link import _phrase_like
+
+    try:
+        for verbs, expected in ((frozenset(), True), (frozenset({"suggest"}), False), (frozenset(), True)):
+            learned.use(dataclasses.replace(learned.choices(), verbs=verbs))
+            assert _phrase_like("findings suggest") is expected
+    finally:
+        learned.use(None)
