@@ -244,7 +244,7 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     from .topics import start  # (topics imports this module)
 
     documents = [document(p) for p in papers]
-    vectors(documents, memo)
+    vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
     start(documents)  # the topic map's vectors, on the other core while related papers are found
     found = neighbours(documents, [p.area for p in papers], count, memo, [_link_topics(p) for p in papers])
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
