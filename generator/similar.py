@@ -76,6 +76,21 @@ TF-IDF-weighted mean mixed into the cosine: at 0.3 IJCAI mean agreement +0.002 a
 added to the vectors' text, IJCAI 2024 reaches 0.522 (at 1) while 3dv2025 falls 3.43 -> 2.83
 and colm2024 5.09 -> 4.67. Word vectors move lists toward the coarse area and
 away from the fine topic that author keywords name.
+
+Issue 15, third pass (tag models fitted without the scored venue; keywords hidden). Both
+measured no better and not kept. (a) A learned reranker: logistic regression on nine
+features of each paper's 40 candidates (cosine, the smoothing term, no shared topic,
+IDF-weighted shared tags, key phrases and topics, cosine relative to the paper's best,
+rank, reciprocity), fitted on the other venues' pairs (label: a shared author keyword, or
+the same IJCAI area), features centred per paper: keyword lift 3dv2025 3.43 -> 3.78 but
+corl2022 3.74 -> 3.49, colm2024 4.89 -> 4.74; IJCAI mean agreement 0.474 -> 0.465
+(uncentred: worse on all 14). Shared tags and key phrases add nothing the cosine and the
+smoothing do not already carry. (b) Each corpus's IDF blended with a background IDF of the
+other venues' abstracts, at 0.25 / 0.5 / 1: lift on corl2021, corl2023, corl2025 up to
++0.3, but colm2024 5.12 -> 4.99 / 4.99 / 4.75 and corl2024 -0.03 / +0.02 / -0.20; IJCAI mean
+agreement 0.474 -> 0.474 / 0.476 / 0.476; reason quality on ijcai2020 falls under 0.95.
+Dropping links below a cosine (0.12, keeping the first three) raises every figure slightly
+(IJCAI mean 0.479, lift +0.01 to +0.49) but shows 2-20% fewer links: not worth an emptier page.
 """
 
 from __future__ import annotations
