@@ -66,3 +66,21 @@ def test_bad_settings_stop_the_build_with_the_option_named(tmp_path, options, th
     assert result.returncode != 0
     assert message in result.stderr and "Traceback" not in result.stderr
 
+
+
+def test_under_serve_the_inputs_and_hand_written_docs_are_looked_at_five_times_as_often(tmp_path):
+    """MkDocs polls watched paths every 0.5 s: a saved edit waited 0.25 s on average before
+    its rebuild began. The paths the plugin watches are polled every 0.1 s."""
+    from mkdocs.config import load_config
+    from mkdocs.livereload import LiveReloadServer
+
+    folder = site_folder(tmp_path, "\n      inputs: [seeds]")
+    (folder / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
+    config = load_config(str(folder / "mkdocs.yml"))
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path / "site"))
+    server.watch(config.docs_dir)  # as `mkdocs serve` does before the plugins' on_serve
+    server.watch(str(folder / "mkdocs.yml"))
+    config.plugins.on_serve(server, config=config, builder=lambda: None)
+    # Watchdog watches a file through its folder (not recursively): docs/ for about.md.
+    polled = {Path(emitter.watch.path): emitter.timeout for emitter in server.observer.emitters}
+    assert polled == {folder / "seeds": 0.1, folder / "docs": 0.1, folder: 0.5}
