@@ -1,6 +1,7 @@
 """The MkDocs plugin `abstracts`: runs the generator before every build, watches the inputs
 under `mkdocs serve`, adds the package's theme and assets to the site, and indexes the built
-site for search (generator.searchindex).
+site for search (generator.searchindex). Under `serve` what no page waits for (the search
+index, the topic map) is finished after the build, so the reload after an edit comes first.
 
 Registered through the `mkdocs.plugins` entry point, so a site's mkdocs.yml needs only
 
