@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from .errors import InputError, Report
 from .model import Paper, Record
 from .session import Session
 from .sources import input_files, read_files
-from .write import WriteResult, write_site
+from .write import WriteResult, write_later, write_site
 
 # The passes' own modules (numpy, scipy, Jinja2, the learned data: ~0.4 s of CPU) are imported
 # by the functions that run them: a run that finds nothing changed (the no-op rebuild) needs none.
@@ -38,6 +39,9 @@ class Summary:
     write: WriteResult
     seconds: float
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    # With generate(..., later=True): writes the files no page waits for (the topic map) and
+    # completes the run; their paths. Called once, before the next run into the same folder.
+    finish: Callable[[], list[str]] | None = field(default=None, repr=False)
 
     def lines(self) -> list[str]:
         out = [
@@ -109,9 +113,13 @@ def site_title_for(papers: list[Paper], settings: Settings) -> str:
     return collections[0] if len(collections) == 1 else "Paper abstracts"
 
 
-def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings(), session: Session | None = None) -> Summary:
+def generate(
+    inputs: list[Path], docs_dir: Path, settings: Settings = Settings(), session: Session | None = None, later: bool = False
+) -> Summary:
     """Generate the pages for `inputs` into `docs_dir`; a caller that runs again (mkdocs serve)
-    passes the same `session` each time, so an edit recomputes only what it changes."""
+    passes the same `session` each time, so an edit recomputes only what it changes.
+    `later`: return before the topic map is made (at 4,200 papers its process finished ~1 s
+    after the pages); the caller completes the run with `summary.finish()`."""
     start = time.perf_counter()
     report = Report()
     stages: dict[str, float] = {}
@@ -142,12 +150,23 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
     t = lap("read+enrich", t)
     papers = link(papers, settings.related, session)
     t = lap("link", t)
-    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session)
+    pending: dict | None = {} if later else None
+    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session, pending)
     t = lap("render", t)
-    written = write_site(docs_dir, outputs, session.written if session is not None else None)
+    remembered = session.written if session is not None else None
+    written = write_site(docs_dir, outputs, remembered)
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)
-    run_cache.save(fingerprint, written.sizes, summary)
+
+    def finish() -> list[str]:
+        write_later(docs_dir, {path: made.result() for path, made in pending.items()}, written, remembered)
+        run_cache.save(fingerprint, written.sizes, summary)  # only now: a run cut short is not taken for done
+        return sorted(pending)
+
+    if pending:
+        summary.finish = finish
+    else:
+        run_cache.save(fingerprint, written.sizes, summary)
     lap("write", t)
     summary.seconds = time.perf_counter() - start
     return summary

@@ -223,11 +223,13 @@ def render_site(
     updated: str = "1970-01-01T00:00:00Z",
     site_url: str | None = None,
     remembered: RenderedPages | Session | None = None,
+    later: dict[str, Later[str]] | None = None,
 ) -> dict[str, str]:
     """All generated files, keyed by path relative to the docs folder. `updated` dates the
     feeds (abstracts carry no dates); `site_url` makes their links absolute; paper pages in
     `remembered` (updated here) are not rendered again, nor, with a whole Session, listing
-    pages, feeds and the map layout whose inputs did not change."""
+    pages, feeds and the map layout whose inputs did not change. With `later`, the topic map
+    (map.json, still being made in its own process) is put there instead of waited for."""
     memo = remembered.renders if isinstance(remembered, Session) else None
     if isinstance(remembered, Session):
         remembered = remembered.pages
@@ -334,7 +336,10 @@ def render_site(
     files["map.md"] = _page(
         "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
     )
-    files["map.json"] = topic_map.result()
+    if later is None:
+        files["map.json"] = topic_map.result()
+    else:
+        later["map.json"] = topic_map
     files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
     files["browse.json"] = _json(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
     files["index.md"] = _page(

@@ -52,6 +52,50 @@ def _remember(left: dict[str, tuple[str, int, int]] | None, relative: str, text:
     left[relative] = (text, stat.st_size, stat.st_mtime_ns)
 
 
+def _write_file(
+    docs_dir: Path, relative: str, text: str, result: WriteResult,
+    last: dict[str, tuple[str, int, int]] | None, left: dict[str, tuple[str, int, int]] | None,
+) -> None:
+    """One generated file, written when its bytes changed; remembered in `left` (see write_site)."""
+    path = docs_dir / relative
+    if last is not None and relative in last and last[relative][0] == text:
+        try:
+            stat = path.stat()
+        except OSError:
+            stat = None
+        if stat is not None and (stat.st_size, stat.st_mtime_ns) == last[relative][1:]:
+            result.sizes[relative] = stat.st_size
+            result.unchanged += 1
+            left[relative] = last[relative]  # type: ignore[index]
+            return
+    data = text.encode("utf-8")
+    result.sizes[relative] = len(data)
+    if path.is_file():
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            result.unchanged += 1
+            _remember(left, relative, text, path)
+            return
+        if relative in ROOT_FILES and not is_generated(path):
+            result.kept_hand_written.append(relative)
+            return
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        raise InputError(str(path), f"cannot write: {exc.strerror}") from None
+    result.written.append(relative)
+    _remember(left, relative, text, path)
+
+
+def write_later(docs_dir: Path, files: dict[str, str], result: WriteResult, last: dict[str, tuple[str, int, int]] | None = None) -> None:
+    """Root files finished after write_site wrote the rest of its run (the topic map under
+    `mkdocs serve`): written as write_site writes them, counted in its `result`, added to `last`."""
+    left: dict[str, tuple[str, int, int]] | None = None if last is None else {}
+    for relative, text in sorted(files.items()):
+        _write_file(docs_dir, relative, text, result, last, left)
+    if last is not None and left is not None:
+        last.update(left)
+
+
 def write_site(docs_dir: Path, files: dict[str, str], last: dict[str, tuple[str, int, int]] | None = None) -> WriteResult:
     """`last` (kept by a long-running caller, updated here): per file, the text the previous
     run left and the size and mtime it had; a file still so on disk is not read again."""
@@ -60,33 +104,7 @@ def write_site(docs_dir: Path, files: dict[str, str], last: dict[str, tuple[str,
     result = WriteResult()
     left: dict[str, tuple[str, int, int]] | None = None if last is None else {}
     for relative, text in sorted(files.items()):
-        path = docs_dir / relative
-        if last is not None and relative in last and last[relative][0] == text:
-            try:
-                stat = path.stat()
-            except OSError:
-                stat = None
-            if stat is not None and (stat.st_size, stat.st_mtime_ns) == last[relative][1:]:
-                result.sizes[relative] = stat.st_size
-                result.unchanged += 1
-                left[relative] = last[relative]  # type: ignore[index]
-                continue
-        data = text.encode("utf-8")
-        result.sizes[relative] = len(data)
-        if path.is_file():
-            if path.stat().st_size == len(data) and path.read_bytes() == data:
-                result.unchanged += 1
-                _remember(left, relative, text, path)
-                continue
-            if relative in ROOT_FILES and not is_generated(path):
-                result.kept_hand_written.append(relative)
-                continue
-        try:
-            write_atomic(path, data)
-        except OSError as exc:
-            raise InputError(str(path), f"cannot write: {exc.strerror}") from None
-        result.written.append(relative)
-        _remember(left, relative, text, path)
+        _write_file(docs_dir, relative, text, result, last, left)
     if last is not None and left is not None:
         last.clear()
         last.update(left)

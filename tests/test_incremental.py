@@ -151,3 +151,32 @@ def test_remembered_candidate_search_finds_what_a_cold_search_finds(margin, move
         exercised += last is not None and len(last.documents) == len(documents)
         last = warm[2]
     assert exercised >= 8
+
+
+def test_a_run_that_makes_its_topic_map_later_leaves_what_a_cold_run_writes_once_finished(tmp_path):
+    """Under `mkdocs serve` the reload does not wait for the topic map: generate(later=True)
+    returns before map.json is made and `finish()` writes it. Finished, the folder holds the
+    cold run's bytes, and the run counts as done: the same input again does nothing, and a
+    map removed by hand is made again."""
+    rows = records("colm2025.jsonl", 0, 40)
+    inputs, docs, session = tmp_path / "inputs", tmp_path / "docs", Session()
+    inputs.mkdir()
+
+    def cold() -> dict[str, bytes]:
+        shutil.rmtree(tmp_path / "cold", ignore_errors=True)
+        generate([inputs], tmp_path / "cold", Settings())
+        return generated(tmp_path / "cold")
+
+    for step in range(3):
+        if step:  # new words: the edited paper moves on the map
+            rows[step]["abstract"] += " We also study protein folding with graph transformers on molecular benchmarks."
+        save(inputs / "colm2025.jsonl", rows)
+        warm = generate([inputs], docs, Settings(), session, later=True)
+        assert warm.finish is not None and warm.finish() == ["map.json"], step
+        assert generated(docs) == cold(), step
+    again = generate([inputs], docs, Settings(), session, later=True)
+    assert again.finish is None and again.write.written == []
+    (docs / "map.json").unlink()
+    made = generate([inputs], docs, Settings(), session, later=True)
+    assert made.finish is not None and made.finish() == ["map.json"]
+    assert generated(docs) == cold()

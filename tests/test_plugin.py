@@ -66,3 +66,53 @@ def test_bad_settings_stop_the_build_with_the_option_named(tmp_path, options, th
     assert result.returncode != 0
     assert message in result.stderr and "Traceback" not in result.stderr
 
+
+
+def test_under_serve_the_inputs_and_hand_written_docs_are_looked_at_five_times_as_often(tmp_path):
+    """MkDocs polls watched paths every 0.5 s: a saved edit waited 0.25 s on average before
+    its rebuild began. The paths the plugin watches are polled every 0.1 s."""
+    from mkdocs.config import load_config
+    from mkdocs.livereload import LiveReloadServer
+
+    folder = site_folder(tmp_path, "\n      inputs: [seeds]")
+    (folder / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
+    config = load_config(str(folder / "mkdocs.yml"))
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path / "site"))
+    server.watch(config.docs_dir)  # as `mkdocs serve` does before the plugins' on_serve
+    server.watch(str(folder / "mkdocs.yml"))
+    config.plugins.on_serve(server, config=config, builder=lambda: None)
+    # Watchdog watches a file through its folder (not recursively): docs/ for about.md.
+    polled = {Path(emitter.watch.path): emitter.timeout for emitter in server.observer.emitters}
+    assert polled == {folder / "seeds": 0.1, folder / "docs": 0.1, folder: 0.5}
+
+
+def test_under_serve_the_topic_map_follows_an_edit_into_the_served_site(tmp_path, monkeypatch):
+    """The reload after an edit does not wait for the topic map; the map is written after it,
+    to docs/ and to the served site, as a one-off build writes it."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    folder = site_folder(tmp_path / "served", "\n      inputs: [seeds]")
+    monkeypatch.chdir(folder)
+    site, url = tmp_path / "served-site", "http://127.0.0.1:8000/"
+
+    def serve_build(startup: bool = False) -> None:  # as `mkdocs serve --dirty` builds, and rebuilds after an edit
+        config = load_config(str(folder / "mkdocs.yml"), site_dir=str(site))
+        config.site_url = url
+        if startup:
+            config.plugins.on_startup(command="serve", dirty=True)
+        build(config, serve_url=url, dirty=True)
+        plugin = config.plugins["abstracts"]
+        if plugin.finishing is not None:
+            plugin.finishing.join()
+
+    serve_build(startup=True)
+    seeds = folder / "seeds" / "papers.txt"
+    seeds.write_text(seeds.read_text(encoding="utf-8") + "\nWe present GammaFold, a model of protein structure.\n", encoding="utf-8")
+    serve_build()
+    served = (site / "map.json").read_text(encoding="utf-8")
+    assert "GammaFold" in served and served == (folder / "docs" / "map.json").read_text(encoding="utf-8")
+    cold = site_folder(tmp_path / "cold", "\n      inputs: [seeds]")
+    (cold / "seeds" / "papers.txt").write_bytes(seeds.read_bytes())
+    assert mkdocs_build(cold).returncode == 0
+    assert served == (cold / "site" / "map.json").read_text(encoding="utf-8")
