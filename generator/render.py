@@ -12,9 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
-import frontmatter
 import jinja2
-import yaml
 from markupsafe import Markup
 from threadpoolctl import threadpool_limits
 
@@ -27,6 +25,7 @@ from .model import Paper
 from .parallel import Later, ordered_map
 from .session import Session
 from .explore import browse_data, map_data
+from .frontmatter_yaml import dump as front_matter
 from .tagging import vocabulary
 from .topicmap import positions
 from .topics import collect
@@ -116,9 +115,9 @@ def feed_entry(collection: str, paper: Paper) -> tuple[Markup, Markup]:
 
 def _page(template: str, metadata: dict, **context) -> str:
     body = _environment().get_template(template).render(**context)
-    post = frontmatter.Post(body.strip() + "\n", **{**metadata, "generated_by": MARKER})
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when available: ~10x faster
-    return frontmatter.dumps(post, Dumper=dumper, sort_keys=False, allow_unicode=True, width=1000) + "\n"
+    # As python-frontmatter's dumps writes a post, with the front matter as yaml.dump writes it.
+    front = front_matter({**metadata, "generated_by": MARKER}).strip()
+    return f"---\n{front}\n---\n\n{body.strip()}".strip() + "\n"
 
 
 def _tag_pages(papers: list[Paper]) -> dict[str, list[Paper]]:
