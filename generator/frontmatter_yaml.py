@@ -13,6 +13,7 @@ document go through PyYAML, so the bytes never differ.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import yaml
 
@@ -92,6 +93,7 @@ def _scalar(value: object, column: int) -> str:
     return text
 
 
+@lru_cache(maxsize=65_536)  # tags, reasons and names recur on many pages
 def _plain(text: str) -> bool:
     """libyaml writes `text` plain (unquoted) in block context: printable on one line, no
     space at either end, no indicator where it would be one, and read back as a string."""

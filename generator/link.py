@@ -106,16 +106,19 @@ def _phrase_like(phrase: str) -> bool:
 
 @lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
 def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
-    words = phrase.split()
-    first, last = words[0].lower(), words[-1].lower()
+    words = phrase.lower().split()
+    first, last = words[0], words[-1]
     return (
         first not in _NOT_PHRASE_START
         and not first.endswith("ly")
         and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
-        and not any(w.lower() in ("does", "do", "did", "is", "are", "can") for w in words)
+        and _AUXILIARIES.isdisjoint(words)
         and first not in verbs
         and last not in verbs
     )
+
+
+_AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
 
 
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
