@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .cache import RunCache, run_fingerprint
 from .errors import InputError, Report
+from .heap import collector_paused
 from .model import Paper, Record
 from .session import Session
 from .sources import input_files, read_files
@@ -138,12 +139,13 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
 
     if session is not None:
         session.next_run()
-    papers = load(files, settings, report, run_cache, session)
-    t = lap("read+enrich", t)
-    papers = link(papers, settings.related, session)
-    t = lap("link", t)
-    outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session)
-    t = lap("render", t)
+    with collector_paused():
+        papers = load(files, settings, report, run_cache, session)
+        t = lap("read+enrich", t)
+        papers = link(papers, settings.related, session)
+        t = lap("link", t)
+        outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session)
+        t = lap("render", t)
     written = write_site(docs_dir, outputs, session.written if session is not None else None)
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)
