@@ -19,7 +19,7 @@ from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
 from .session import Memo, Session
-from .similar import neighbours, vectors
+from .similar import forget, neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
 from .learned import choices
@@ -250,6 +250,7 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
     start(documents)  # the topic map's vectors, on the other core while related papers are found
     found = neighbours(documents, [p.area for p in papers], count, memo, [_link_topics(p) for p in papers])
+    forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
