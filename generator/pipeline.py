@@ -147,6 +147,7 @@ def generate(inputs: list[Path], docs_dir: Path, settings: Settings = Settings()
         outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session)
         t = lap("render", t)
     written = write_site(docs_dir, outputs, session.written if session is not None else None)
+    del outputs  # the pages' text (~0.3 GB at 12,000 papers) is not held while the caches are pickled
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)
     run_cache.save(fingerprint, written.sizes, summary)
