@@ -19,7 +19,7 @@ from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
 from .session import Memo, Session
-from .similar import neighbours, vectors
+from .similar import forget, neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
 from .learned import choices
@@ -106,16 +106,19 @@ def _phrase_like(phrase: str) -> bool:
 
 @lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
 def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
-    words = phrase.split()
-    first, last = words[0].lower(), words[-1].lower()
+    words = phrase.lower().split()
+    first, last = words[0], words[-1]
     return (
         first not in _NOT_PHRASE_START
         and not first.endswith("ly")
         and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
-        and not any(w.lower() in ("does", "do", "did", "is", "are", "can") for w in words)
+        and _AUXILIARIES.isdisjoint(words)
         and first not in verbs
         and last not in verbs
     )
+
+
+_AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
 
 
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
@@ -247,6 +250,7 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
     start(documents)  # the topic map's vectors, on the other core while related papers are found
     found = neighbours(documents, [p.area for p in papers], count, memo, [_link_topics(p) for p in papers])
+    forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
