@@ -157,30 +157,15 @@ _RESULT_START = re.compile(rf"(?<![^\W_])(?<![^\W_][-'.])(?:{'|'.join(map(re.esc
 _PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
 
 
-def states_contribution(sentence: str) -> bool:
-    """The sentence says what the authors make ('we propose', 'this paper introduces')."""
-    return _CONTRIBUTION.search(sentence) is not None
-
-
-def is_background(lowered: str, words: set[str] | frozenset[str]) -> bool:
-    """The (lower-cased) sentence sets the scene: prior work, a problem, a contrast ('recent',
-    'however', 'existing', 'while', 'has been'); `words`: its words (`_TOKEN` tokens)."""
-    return not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)
-
-
-def sentence_words(lowered: str) -> set[str]:
-    return set(_TOKEN.findall(lowered))
-
-
 def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
     words = set(tokens)
     # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
     may_state = "we" in words or "this" in words or "our" in words
     return {
-        "cue_contribution": float(may_state and states_contribution(sentence)),
+        "cue_contribution": float(may_state and _CONTRIBUTION.search(sentence) is not None),
         "cue_study": float(may_state and _STUDY.search(sentence) is not None),
         "cue_we": float(not words.isdisjoint(_WE_WORDS)),
-        "cue_background": float(is_background(lowered, words)),
+        "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
         "cue_code": float(not words.isdisjoint(_CODE_WORDS)),
         "cue_result": float(_RESULT_START.search(lowered) is not None),
         "cue_problem": float(_PROBLEM_START.search(sentence) is not None),

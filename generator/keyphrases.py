@@ -9,10 +9,8 @@ is in the collection, its length, where it first appears, whether it is written 
 capitals, whether it is only a piece of a longer candidate, whether it ends in a generic
 head ('framework', 'method'), how much likelier its words are in author keywords than
 in abstracts (`data/keyword_words.tsv`), whether the abstract defines an acronym for it
-('test-time training (TTT)'), whether a paper of the training corpora gives it as an
-author keyword (`data/keyword_phrases.tsv`), and how many training abstracts use it while no
-paper gives it as a keyword (`data/unkeyed_phrases.tsv`: 'broad range', 'open question' are
-phrases of abstracts, not topics). Parameters: `data/keyphrase_evidence.yml`.
+('test-time training (TTT)'), and whether a paper of the training corpora gives it as an
+author keyword (`data/keyword_phrases.tsv`). Parameters: `data/keyphrase_evidence.yml`.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ from .textutil import singular
 
 FEATURES = (
     "log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness",
-    "defined", "known_keyword", "unkeyed",
+    "defined", "known_keyword",
 )
 _GENERIC_HEADS = lexicon.words("generic_heads")
 
@@ -47,7 +45,6 @@ class PhraseModel:
     once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
     words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
     keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
-    unkeyed: Mapping[str, int] = field(default_factory=dict)  # phrase -> training abstracts using it, where no paper gives it as a keyword
     _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
 
     def keywordness(self, words: Sequence[str]) -> float:
@@ -60,11 +57,6 @@ class PhraseModel:
                 value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
             total += value
         return total / len(words)
-
-    def unkeyed_papers(self, key: str) -> float:
-        """log(1 + training abstracts using the phrase) when no paper gives it as a keyword
-        ('broad range', 'open question'); 0 for a phrase seldom used or given as a keyword."""
-        return math.log1p(self.unkeyed.get(key, 0))
 
     def known_keyword(self, key: str) -> float:
         """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
@@ -117,7 +109,6 @@ def features(
         model.keywordness(words),
         float(defined),
         model.known_keyword(key),
-        model.unkeyed_papers(key),
     )
 
 
@@ -143,12 +134,11 @@ def probability(
         + w[10] * keywordness
         + (w[11] if defined else 0.0)
         + w[12] * model.known_keyword(key)
-        + w[13] * model.unkeyed_papers(key)
     )
     return logistic(score)
 
 
-def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "", unkeyed_tsv: str = "") -> PhraseModel:
+def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "") -> PhraseModel:
     data = yaml.load(evidence_yml, Loader=_LOADER) or {}
     weights = data.get("weights") or {}
     unknown = set(weights) - set(FEATURES)
@@ -160,7 +150,6 @@ def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "", unkeyed_tsv
         float(data.get("once", 1.0)),
         lexicon.word_values(words_tsv),
         {phrase: int(count) for phrase, count in lexicon.word_values(keywords_tsv).items()},
-        {phrase: int(count) for phrase, count in lexicon.word_values(unkeyed_tsv).items()},
     )
 
 
@@ -174,7 +163,6 @@ def _shipped() -> PhraseModel:
         data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"),
         data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"),
         data.joinpath("keyword_phrases.tsv").read_text(encoding="utf-8"),
-        data.joinpath("unkeyed_phrases.tsv").read_text(encoding="utf-8"),
     )
 
 

@@ -5,10 +5,8 @@ robot-learning abstract that only learns from video demonstrations, "bias" fires
 *fairness* in one about inductive bias. The model says how likely a candidate is to be
 among the paper's author keywords, from what a reader would look at: which spelling
 fired and how often, where (first sentence, a sentence saying what "we" do), the words
-either side of it (the phrase it sits in; a verb after it: what a sentence reports on), whether
-the sentences naming it set the scene (prior work, a contrast: 'while modularity improves
-interpretability') or state the contribution ('we propose'), and whether the paper's other
-candidates share its area. It is a logistic regression with named features whose parameters live
+either side of it (the phrase it sits in; a verb after it: what a sentence reports on), and whether the paper's other candidates
+share its area. It is a logistic regression with named features whose parameters live
 in `data/tag_evidence.yml`, fitted by `make train` (`scripts/train_tags.py`) on the
 corpora's author keywords; the package never reads the corpora.
 
@@ -28,7 +26,6 @@ from importlib import resources
 
 import yaml
 
-from .features import is_background, sentence_words, states_contribution
 from .learned import Linear, choices
 from .tagging import Mention, mentions, vocabulary
 from .textutil import STOP_WORDS, sentences
@@ -45,9 +42,6 @@ class TagModel:
     linear: Linear = Linear()
     threshold: float = 0.0
     central: float = 1.0
-    # Tags that fire in many abstracts ('evaluation', 'exploration'): named in passing, they
-    # are not what a paper is about (on the training papers such candidates are seldom keywords).
-    common: frozenset[str] = frozenset()
 
 
 _WE = re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE)
@@ -58,16 +52,6 @@ def _we_sentences(text: str) -> frozenset[int]:
     return frozenset(index for index, sentence in enumerate(sentences(text)) if _WE.search(sentence))
 
 
-def _roles(split: Sequence[str], wanted: set[int]) -> dict[int, tuple[bool, bool]]:
-    """(states the contribution, sets the scene) for the wanted sentences."""
-    roles = {}
-    for index in wanted:
-        sentence = split[index]
-        lowered = sentence.lower()
-        roles[index] = (states_contribution(sentence), is_background(lowered, sentence_words(lowered)))
-    return roles
-
-
 def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dict[str, float]]:
     """Per candidate tag, its named features (stable strings, as in data/tag_evidence.yml)."""
     found = mentions(text) if found is None else found
@@ -75,10 +59,8 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
         return {}
     vocab = vocabulary()
     verbs = choices().verbs
-    split = sentences(text)
-    n_sentences = max(1, len(split))
+    n_sentences = max(1, len(sentences(text)))
     we = _we_sentences(text)
-    roles = _roles(split, {m.sentence for m in found})
     by_tag: dict[str, list[Mention]] = defaultdict(list)
     for mention in found:
         by_tag[mention.tag].append(mention)
@@ -104,13 +86,7 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
             "modifier": sum(1 for m in own if m.after and m.after.isalpha() and m.after not in STOP_WORDS) / count,
             # A spelling followed by a verb is what a sentence reports on ('our evaluations show').
             "subject": sum(1 for m in own if m.after in verbs) / count,
-            # Every sentence naming it sets the scene; some sentence naming it states the contribution.
-            "background": float(all(roles[m.sentence][1] for m in own)),
-            "contribution": float(any(roles[m.sentence][0] for m in own)),
         }
-        # Neither where the paper opens nor where it says what it makes, and named once or only
-        # to set the scene: in passing ('enables safe exploration', 'our evaluations show').
-        row["passing"] = float(not row["first_sentence"] and not row["contribution"] and (count == 1 or row["background"] == 1.0))
         share = 1.0 / count
         for m in own:
             row["spelling=" + m.spelling] = 1.0
@@ -125,24 +101,15 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
 
 
 def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagModel | None = None) -> dict[str, float]:
-    """Each candidate tag's probability of being an author keyword of this abstract; 0 for a
-    common tag named only in passing (it stays a mention, never a derived tag)."""
+    """Each candidate tag's probability of being an author keyword of this abstract."""
     model = model or tag_model()
-    return {
-        tag: 0.0 if row["passing"] and tag in model.common else model.linear.probability(row)
-        for tag, row in features(text, found).items()
-    }
+    return {tag: model.linear.probability(row) for tag, row in features(text, found).items()}
 
 
 def parse(text: str) -> TagModel:
     data = yaml.load(text, Loader=_LOADER) or {}
     weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
-    return TagModel(
-        Linear(float(data.get("bias", 0.0)), weights),
-        float(data.get("threshold", 0.0)),
-        float(data.get("central", 1.0)),
-        frozenset(map(str, data.get("common") or ())),
-    )
+    return TagModel(Linear(float(data.get("bias", 0.0)), weights), float(data.get("threshold", 0.0)), float(data.get("central", 1.0)))
 
 
 _override: TagModel | None = None

@@ -16,19 +16,7 @@ with two cut-offs chosen on the training papers:
   (the least likely candidates go; most matches stay);
 - central: above it a paper is taken to be about a tag that is too common in its
   collection (`link.drop_dominant_tags`); the probability at which, on the training
-  papers, half of the candidates match an author keyword;
-
-and one list, common: the tags that fire in COMMON_TAG_SHARE of the training papers and,
-named only in passing (`tagevidence`'s "passing" feature: not in the first sentence nor in
-a sentence stating the contribution, and once or only in scene-setting sentences), match
-an author keyword less than PASSING_PRECISION of the time ('datasets' 2%, 'evaluation' 7%,
-'exploration' 7%; 'reinforcement learning' 49% stays off the list). Such a mention never
-makes the tag.
-
-The key-phrase score (`keyphrases`) is fitted here too, with its data files: the words'
-keywordness, the phrases authors give as keywords, and the phrases many training abstracts
-use that no author gives (`unkeyed_phrases.tsv`; for a held-out venue's rows, counted on
-the other venues only).
+  papers, half of the candidates match an author keyword.
 
 Only corpora with author keywords train (`evaluate.keyword_kind`): colm, corl, iclr
 (2017, 2018) and 3dv; IJCAI's keywords are area labels. With --report it validates
@@ -83,21 +71,11 @@ LEARNED_MIN_PRECISION = 0.15
 PHRASES_OUT = DATA / "keyphrase_evidence.yml"
 WORDS_OUT = DATA / "keyword_words.tsv"
 KEYWORD_PHRASES_OUT = DATA / "keyword_phrases.tsv"
-UNKEYED_OUT = DATA / "unkeyed_phrases.tsv"
-# A phrase this many training abstracts use, of two or more venues, that no paper gives as a
-# keyword is a phrase of abstracts, not of topics ('broad range', 'open question').
-UNKEYED_MIN_PAPERS = 3
-UNKEYED_MIN_VENUES = 2
 KEYWORD_PHRASE_WORDS = (2, 4)  # the lengths of candidate phrases (`tagging.candidate_phrases`)
 MIN_WORD_COUNT = 5  # words seen fewer times in all keywords and abstracts get no keywordness
 MIN_FEATURE_ROWS = 3  # a feature seen on fewer candidates gets no weight (the file stays readable)
 REGULARISATION = 1.0  # LogisticRegression's C
 TAG_RECALL_KEPT = 0.97
-# A tag that fires in this share of the training papers is common; a common tag whose candidates
-# named only in passing match an author keyword less often than this is never derived from such
-# a mention ('datasets', 'evaluation', 'exploration'; not 'reinforcement learning').
-COMMON_TAG_SHARE = 0.03
-PASSING_PRECISION = 0.15
 CENTRAL_PRECISION = 0.5
 # A phrase no other abstract uses, used once, becomes a key phrase when the model puts it where
 # such phrases are keywords at least this share as often as recurring candidates are. At 1.0
@@ -222,21 +200,7 @@ def fit(candidates: list[Candidate]) -> tagevidence.TagModel:
     weights = {str(n): round(float(c), 4) for n, c in zip(names, model.coef_[0]) if abs(c) >= 1e-3}
     linear = Linear(round(float(model.intercept_[0]), 4), weights)
     probabilities = [linear.probability(c.features) for c in candidates]
-    return tagevidence.TagModel(linear, _threshold(probabilities, candidates), _central(probabilities, candidates), _common(candidates))
-
-
-def _common(candidates: list[Candidate]) -> frozenset[str]:
-    """The tags that fire in at least COMMON_TAG_SHARE of the training papers and, named in
-    passing, match a keyword less than PASSING_PRECISION of the time."""
-    papers = len({c.paper for c in candidates})
-    fired = Counter(c.tag for c in candidates)
-    passing = Counter(c.tag for c in candidates if c.features["passing"])
-    right = Counter(c.tag for c in candidates if c.features["passing"] and c.label)
-    return frozenset(
-        tag
-        for tag, count in fired.items()
-        if count >= COMMON_TAG_SHARE * papers and right[tag] < PASSING_PRECISION * passing[tag]
-    )
+    return tagevidence.TagModel(linear, _threshold(probabilities, candidates), _central(probabilities, candidates))
 
 
 def _threshold(probabilities: list[float], candidates: list[Candidate]) -> float:
@@ -268,14 +232,12 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# Logistic regression: is a vocabulary tag that fired among the paper's author keywords?\n"
         "# Features (generator/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
         "# either side), log_count, first_sentence, we_sentence, sentence_share, first_at, area_share,\n"
-        "# rank=, log_candidates, modifier, subject, background, contribution, passing. A derived tag needs\n"
-        "# probability >= threshold; a tag too common in a collection stays where its probability is >= central;\n"
-        "# a tag of the common list named only in passing is never derived.\n"
+        "# rank=, log_candidates, modifier, subject. A derived tag needs probability >= threshold; a tag too common\n"
+        "# in a collection stays where its probability is >= central.\n"
     )
     body = {
         "threshold": model.threshold,
         "central": model.central,
-        "common": sorted(model.common),
         "bias": model.linear.bias,
         "weights": dict(sorted(model.linear.weights.items())),
     }
@@ -303,12 +265,6 @@ def write(trained: Trained, corpora: list[str]) -> None:
     lines = ["# phrase (2-4 words, the last singular)\tpapers giving it as an author keyword; learned by `make train` (scripts/train_tags.py)"]
     lines += [f"{p}\t{c}" for p, c in phrases.keywords.items()]
     KEYWORD_PHRASES_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    lines = [
-        f"# phrase (2-4 words, the last singular)\tpapers using it in their abstract, of {UNKEYED_MIN_VENUES}+ venues, where no paper"
-        " gives it as an author keyword; learned by `make train` (scripts/train_tags.py)"
-    ]
-    lines += [f"{p}\t{c}" for p, c in phrases.unkeyed.items()]
-    UNKEYED_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 @click.command()
@@ -338,7 +294,7 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
         click.echo(f"leave-one-venue-out report written to {report}")
     if write_files:
         write(train(corpora), sorted(corpora))
-        click.echo(f"parameters written to {OUT}, {LEARNED_OUT}, {PHRASES_OUT}, {WORDS_OUT}, {KEYWORD_PHRASES_OUT} and {UNKEYED_OUT}")
+        click.echo(f"parameters written to {OUT}, {LEARNED_OUT}, {PHRASES_OUT}, {WORDS_OUT} and {KEYWORD_PHRASES_OUT}")
     click.echo(f"done in {time.perf_counter() - start:.1f} s")
 
 
@@ -404,46 +360,14 @@ def keyword_phrases(corpora: dict[str, list], without: str | None = None) -> dic
     return dict(sorted(papers.items()))
 
 
-def abstract_phrases(corpora: dict[str, list]) -> dict[str, Counter[str]]:
-    """Per corpus, the papers whose abstract uses each candidate phrase (`candidate_phrases` keys)."""
-    used = {}
-    for name, records in corpora.items():
-        used[name] = Counter(key for r in records for key, _, _ in candidate_phrases(markup.to_plain(markup.segments(r.abstract))))
-    return used
-
-
-def unkeyed_phrases(corpora: dict[str, list], used: dict[str, Counter[str]], without: str | None = None) -> dict[str, int]:
-    """Phrases that UNKEYED_MIN_PAPERS abstracts of UNKEYED_MIN_VENUES+ venues use and no paper
-    gives as a keyword, with those papers' count; over every venue but `without`."""
-    keywords = keyword_phrases(corpora, without)
-    papers: Counter[str] = Counter()
-    venues: dict[str, set[str]] = {}
-    for name, counts in used.items():
-        if venue(name) == without:
-            continue
-        papers.update(counts)
-        for key in counts:
-            venues.setdefault(key, set()).add(venue(name))
-    return {
-        key: count
-        for key, count in sorted(papers.items())
-        if count >= UNKEYED_MIN_PAPERS and len(venues[key]) >= UNKEYED_MIN_VENUES and key not in keywords
-    }
-
-
-def phrase_rows(
-    corpora: dict[str, list], words: dict[str, float], used: dict[str, Counter[str]]
-) -> tuple[list[tuple[float, ...]], list[bool], list[bool]]:
+def phrase_rows(corpora: dict[str, list], words: dict[str, float]) -> tuple[list[tuple[float, ...]], list[bool], list[bool]]:
     """One row per candidate `link.add_keyphrases` would score (each corpus is a collection):
     features, label (the phrase is one of the paper's author keywords), used once by one paper.
     A phrase's known_keyword counts the papers of the other venues only: a paper's own keywords
     must not tell the model they are keywords."""
     rows, labels, once = [], [], []
     for name, records in corpora.items():
-        without = venue(name)
-        model = keyphrases.PhraseModel(
-            words=words, keywords=keyword_phrases(corpora, without), unkeyed=unkeyed_phrases(corpora, used, without)
-        )
+        model = keyphrases.PhraseModel(words=words, keywords=keyword_phrases(corpora, without=venue(name)))
         texts = [markup.to_plain(markup.segments(r.abstract)) for r in records]
         papers = [(candidate_phrases(text), r.keywords, text) for text, r in zip(texts, records)]
         n = len(papers)
@@ -469,8 +393,7 @@ def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
     """The key-phrase score, and the probability a once-used phrase needs: the lowest at which
     such phrases are keywords at least ONCE_RATE as often as the phrases that recur."""
     words = keyword_words(corpora)
-    used = abstract_phrases(corpora)
-    rows, labels, once = phrase_rows(corpora, words, used)
+    rows, labels, once = phrase_rows(corpora, words)
     model = LogisticRegression(C=REGULARISATION, max_iter=5000)
     model.fit(np.array(rows), np.array(labels, dtype=int))
     fitted = keyphrases.PhraseModel(
@@ -485,8 +408,7 @@ def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
         hits += label
         if index >= 20 and hits / index >= ONCE_RATE * base_rate:
             threshold = probability
-    unkeyed = unkeyed_phrases(corpora, used)
-    return keyphrases.PhraseModel(fitted.bias, fitted.weights, round(threshold, 3), words, known, unkeyed)
+    return keyphrases.PhraseModel(fitted.bias, fitted.weights, round(threshold, 3), words, known)
 
 
 def _line(result: dict) -> str:
