@@ -248,3 +248,17 @@ def test_a_papers_own_venue_never_tells_the_key_phrase_model_its_keywords():
     assert "robot manipulation" in everywhere
     assert set(without_corl) < set(everywhere)
     assert all(everywhere[phrase] >= count for phrase, count in without_corl.items())
+
+
+def test_3d_topics_authors_name_are_tags_of_their_own_not_one_3d_vision():
+    # 3DV's authors give 'point cloud', '3D Gaussian Splatting': '3D vision' on them all matched none.
+    point_clouds = tags_of(
+        "We register partial point clouds of indoor scenes. Our point cloud registration network matches keypoints "
+        "across scans and estimates the rigid pose, outperforming prior methods on 3DMatch."
+    )
+    splatting = tags_of(
+        "We present a 3D Gaussian Splatting method that renders dynamic scenes in real time. Gaussian splatting "
+        "primitives are deformed over time and optimised from multi-view videos."
+    )
+    assert "point clouds" in point_clouds and "3D vision" not in point_clouds
+    assert "gaussian splatting" in splatting
