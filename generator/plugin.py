@@ -188,8 +188,14 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         except KeyError:  # not watched by this MkDocs: nothing to narrow
             return server
         for entry in sorted(docs_dir.iterdir()):
-            if entry.name not in generated:
-                server.watch(str(entry))
+            # Dot files are no pages (MkDocs skips them) and include the temporary files of
+            # atomic writes: the last build's topic map may be written while this runs, and
+            # watching its temporary file, gone a moment later, stopped `serve` at start.
+            if entry.name not in generated and not entry.name.startswith("."):
+                try:
+                    server.watch(str(entry))
+                except FileNotFoundError:  # removed since it was listed
+                    pass
         return server
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:

@@ -86,6 +86,37 @@ def test_under_serve_the_inputs_and_hand_written_docs_are_looked_at_five_times_a
     assert polled == {folder / "seeds": 0.1, folder / "docs": 0.1, folder: 0.5}
 
 
+def test_under_serve_a_temporary_file_in_docs_is_not_watched(tmp_path):
+    """The last build's topic map may be written (atomically, through a temporary dot file)
+    while `serve` starts watching docs/: watching that file, renamed away a moment later,
+    stopped the server with FileNotFoundError. Dot files are not watched; a file gone between
+    listing and watching is skipped."""
+    from mkdocs.config import load_config
+    from mkdocs.livereload import LiveReloadServer
+
+    folder = site_folder(tmp_path, "\n      inputs: [seeds]")
+    docs = folder / "docs"
+    (docs / "about.md").write_text("# About\n", encoding="utf-8")
+    (docs / ".map.json.k2j4.tmp").write_text("{}", encoding="utf-8")
+    config = load_config(str(folder / "mkdocs.yml"))
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path / "site"))
+    server.watch(config.docs_dir)
+    watched = []
+    real_watch = server.watch
+
+    def watch(path, *args, **kwargs):
+        watched.append(Path(path).name)
+        if Path(path).name == "vanished.md":
+            raise FileNotFoundError(path)
+        return real_watch(path, *args, **kwargs)
+
+    server.watch = watch
+    (docs / "vanished.md").write_text("# Gone\n", encoding="utf-8")
+    config.plugins.on_serve(server, config=config, builder=lambda: None)
+    assert "about.md" in watched and "vanished.md" in watched
+    assert ".map.json.k2j4.tmp" not in watched
+
+
 def test_under_serve_the_topic_map_follows_an_edit_into_the_served_site(tmp_path, monkeypatch):
     """The reload after an edit does not wait for the topic map; the map is written after it,
     to docs/ and to the served site, as a one-off build writes it."""
