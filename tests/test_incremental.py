@@ -180,3 +180,21 @@ def test_a_run_that_makes_its_topic_map_later_leaves_what_a_cold_run_writes_once
     made = generate([inputs], docs, Settings(), session, later=True)
     assert made.finish is not None and made.finish() == ["map.json"]
     assert generated(docs) == cold()
+
+
+def test_a_retitled_paper_shows_its_new_title_on_the_remembered_glossary(tmp_path):
+    """Under `mkdocs serve` the glossary is rendered again only when what it shows changed: a
+    paper that defines an acronym, retitled, is listed under its new title (as a cold run lists it)."""
+    rows = records("colm2025.jsonl", 0, 30)
+    inputs, docs, session = tmp_path / "inputs", tmp_path / "docs", Session()
+    inputs.mkdir()
+    save(inputs / "colm2025.jsonl", rows)
+    generate([inputs], docs, Settings(), session)
+    glossary = (docs / "glossary.md").read_text(encoding="utf-8")
+    row = next(r for r in rows if r["title"] and f"[{r['title']}](papers/" in glossary)
+    row["title"] += ": Revised"
+    save(inputs / "colm2025.jsonl", rows)
+    generate([inputs], docs, Settings(), session)
+    generate([inputs], tmp_path / "cold", Settings())
+    assert f"[{row['title']}](papers/" in (docs / "glossary.md").read_text(encoding="utf-8")
+    assert (docs / "glossary.md").read_bytes() == (tmp_path / "cold" / "glossary.md").read_bytes()
