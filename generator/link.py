@@ -264,7 +264,7 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None, kept:
     documents = _per_paper(document, papers, kept)
     vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
     start(documents)  # the topic map's vectors, on the other core while related papers are found
-    found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept))
+    found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 

@@ -198,3 +198,23 @@ def test_a_retitled_paper_shows_its_new_title_on_the_remembered_glossary(tmp_pat
     generate([inputs], tmp_path / "cold", Settings())
     assert f"[{row['title']}](papers/" in (docs / "glossary.md").read_text(encoding="utf-8")
     assert (docs / "glossary.md").read_bytes() == (tmp_path / "cold" / "glossary.md").read_bytes()
+
+
+def test_a_remembered_shared_topic_check_follows_the_candidates_topics():
+    # Under `mkdocs serve` a paper's row of 'shares no topic' flags (similar._unsupported) is
+    # kept while its paper and candidates keep their topics: a candidate that gains a topic
+    # of the paper, or another candidate in the row, is checked again.
+    from generator.session import Kept
+    from generator.similar import _unsupported
+
+    kept = Kept()
+    topics = [frozenset({"diffusion models"}), frozenset({"robot learning"}), frozenset({"graph neural networks"})]
+    indices = np.array([[1, 2], [0, 2], [0, 1]])
+    assert _unsupported(indices, topics, kept).tolist() == [[True, True], [True, True], [True, True]]
+    kept.next_run()
+    topics[1] = frozenset({"robot learning", "diffusion models"})  # an edit: paper 1 now names paper 0's topic
+    assert _unsupported(indices, topics, kept).tolist() == [[False, True], [False, True], [True, True]]
+    kept.next_run()
+    indices[0] = [2, 1]  # the same candidates in another order
+    assert _unsupported(indices, topics, kept).tolist() == [[True, False], [False, True], [True, True]]
+    assert _unsupported(indices, topics, kept).tolist() == _unsupported(indices, topics).tolist()
