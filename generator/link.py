@@ -18,7 +18,7 @@ from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
-from .session import Memo, Session
+from .session import Kept, Memo, Session
 from .similar import forget, neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
@@ -29,6 +29,16 @@ from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import normalise_term
 
 MAX_KEYPHRASES = 6
+
+
+def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
+    """replace(paper, **changes). Under `mkdocs serve` (`kept`), the very object the last run's
+    `step` made from the same paper object with equal changes: an unchanged paper stays the same
+    object through every pass, and later passes and the rendering find what they derived from
+    it by identity (session.Kept)."""
+    if kept is None:
+        return replace(paper, **changes)
+    return kept.made(step, paper, changes, lambda: replace(paper, **changes))
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,7 @@ COMMON_NAME_PAPERS = 3  # a name in this many abstracts belongs to the field, no
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.+]*[\w+]|[A-Za-z0-9]")
 
 
-def drop_common_names(papers: list[Paper]) -> list[Paper]:
+def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """Titles never lead with a name many abstracts use (GPT-4, ImageNet, EMA): those are
     tools of the field, not the paper's contribution. Such papers are titled again without it."""
     named = {p.name for p in papers if p.name and not p.given_title}
@@ -54,10 +64,14 @@ def drop_common_names(papers: list[Paper]) -> list[Paper]:
     banned = frozenset(name for name in named if document_frequency[name] >= COMMON_NAME_PAPERS)
     if not banned:
         return papers
-    return [retitle(p, banned) if p.name in banned else p for p in papers]
+    return [_retitled(p, banned, kept) if p.name in banned else p for p in papers]
 
 
-def unique_slugs(papers: list[Paper]) -> list[Paper]:
+def _retitled(paper: Paper, banned: frozenset[str], kept: Kept | None) -> Paper:
+    return retitle(paper, banned) if kept is None else kept.made("retitle", paper, banned, lambda: retitle(paper, banned))
+
+
+def unique_slugs(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """Slugs unique also case-insensitively: a later paper with a taken slug gets its id appended."""
     taken: set[str] = set()
     result = []
@@ -66,11 +80,11 @@ def unique_slugs(papers: list[Paper]) -> list[Paper]:
         if slug.casefold() in taken:
             slug = f"{slug[:50]}-{paper.id[:8]}"
         taken.add(slug.casefold())
-        result.append(replace(paper, slug=slug) if slug != paper.slug else paper)
+        result.append(_replaced(kept, "slug", paper, slug=slug) if slug != paper.slug else paper)
     return result
 
 
-def unique_titles(papers: list[Paper]) -> list[Paper]:
+def unique_titles(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """Two derived titles never read the same: the later ones gain their first distinct tag."""
     counts = Counter(p.title.casefold() for p in papers)
     seen: set[str] = set()
@@ -81,7 +95,7 @@ def unique_titles(papers: list[Paper]) -> list[Paper]:
             extra = next((t for t in paper.tags if f"{title} ({t})".casefold() not in seen), paper.id[:6])
             title = f"{title} ({extra})"
         seen.add(title.casefold())
-        result.append(replace(paper, title=title) if title != paper.title else paper)
+        result.append(_replaced(kept, "title", paper, title=title) if title != paper.title else paper)
     return result
 
 
@@ -124,7 +138,7 @@ _AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 
 
-def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
+def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
     'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
     names it or its evidence (`tagevidence`) reaches the model's `central` probability;
@@ -140,7 +154,7 @@ def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
     if not dominant:
         return papers
     central = tag_model().central
-    kept: dict[str, set[int]] = {}
+    keeping: dict[str, set[int]] = {}
     for tag in dominant:
         about = []
         for i, paper in enumerate(papers):
@@ -148,13 +162,14 @@ def drop_dominant_tags(papers: list[Paper]) -> list[Paper]:
                 named, score = _central(tag, paper.title), dict(paper.tag_scores).get(tag, 0.0)
                 if named or score >= central:
                     about.append((not named, -score, i))
-        kept[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
+        keeping[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
 
     def keep(i: int, paper: Paper, tag: str) -> bool:
-        return tag not in dominant or tag in paper.given_tags or i in kept[tag]
+        return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
 
     return [
-        replace(p, tags=tuple(t for t in p.tags if keep(i, p, t))) if dominant & set(p.tags) else p for i, p in enumerate(papers)
+        _replaced(kept, "dominant", p, tags=tuple(t for t in p.tags if keep(i, p, t))) if dominant & set(p.tags) else p
+        for i, p in enumerate(papers)
     ]
 
 
@@ -163,7 +178,7 @@ def _central(tag: str, title: str) -> bool:
     return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 
 
-def add_keyphrases(papers: list[Paper], memo: Memo | None = None) -> list[Paper]:
+def add_keyphrases(papers: list[Paper], memo: Memo | None = None, kept: Kept | None = None) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
     With a `memo` (mkdocs serve), a paper is scored again only when its candidates, its tags,
@@ -182,7 +197,7 @@ def add_keyphrases(papers: list[Paper], memo: Memo | None = None) -> list[Paper]
             frequencies = tuple(map(document_frequency.__getitem__, _candidate_keys(paper.candidate_phrases)))
             key = ("keyphrases", paper.candidate_phrases, paper.acronyms, paper.tags, frequencies, n, id(model))
             keyphrases, tags = memo.get(key, lambda: _keyphrases(paper, document_frequency, max_df, n, model))
-        result.append(replace(paper, keyphrases=keyphrases, tags=tags))
+        result.append(_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags))
     return result
 
 
@@ -238,7 +253,7 @@ def document(paper: Paper) -> str:
     return " ".join([paper.title if paper.given_title else "", URL.sub(" ", paper.text), *paper.tags, *paper.tags, *paper.keyphrases])
 
 
-def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> list[Paper]:
+def add_related(papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None) -> list[Paper]:
     """The `count` most related papers (see generator.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
     TF-IDF rows changed since the last run, and words only in documents that changed."""
@@ -246,10 +261,10 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
         return papers
     from .topics import start  # (topics imports this module)
 
-    documents = [document(p) for p in papers]
+    documents = _per_paper(document, papers, kept)
     vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
     start(documents)  # the topic map's vectors, on the other core while related papers are found
-    found = neighbours(documents, [p.area for p in papers], count, memo, [_link_topics(p) for p in papers])
+    found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
@@ -260,7 +275,7 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
     if memo is None:
         explained = dict(zip(pairs, ordered_map(reasons, pairs)))
     else:
-        explained = _remembered_reasons(papers, pairs, found.matrix, found.terms, reasons, memo)
+        explained = _remembered_reasons(papers, pairs, found.matrix, found.terms, reasons, memo, kept)
 
     def related(i: int) -> tuple[Related, ...]:
         return tuple(
@@ -268,7 +283,15 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None) -> li
             for j, score in found.lists[i]
         )
 
-    return [replace(paper, related=related(i)) for i, paper in enumerate(papers)]
+    return [_replaced(kept, "related", paper, related=related(i)) for i, paper in enumerate(papers)]
+
+
+def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
+    """derive(paper) for each paper; under `mkdocs serve` (`kept`) remembered per paper object."""
+    if kept is None:
+        return [derive(p) for p in papers]
+    kind = derive.__name__
+    return [kept.get(kind, p, lambda p=p: derive(p)) for p in papers]
 
 
 def _link_topics(paper: Paper) -> frozenset[str]:
@@ -285,13 +308,15 @@ def _link_topics(paper: Paper) -> frozenset[str]:
     return frozenset(topics)
 
 
-def _remembered_reasons(papers: list[Paper], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, reasons, memo: Memo) -> dict:
+def _remembered_reasons(
+    papers: list[Paper], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, reasons, memo: Memo, kept: Kept | None = None
+) -> dict:
     """Each pair's reasons, from the last run where what they read is the same. Asked first by
     the two papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that
     changes a word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is
     asked again by what its reasons read of the rows: the shared terms, heaviest first
     (_shared_order, ~1/7 of the time of working the reasons out)."""
-    papers_only = [_paper_digest(paper) for paper in papers]
+    papers_only = _per_paper(_paper_digest, papers, kept)
     sides = _reason_keys(papers_only, matrix, terms)
     explained: dict[tuple[int, int], tuple[str, ...]] = {}
     fresh = []
@@ -478,7 +503,7 @@ def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
     return any(word in lowered for word in meaning.split() if len(word) > 3)
 
 
-def add_mentions(papers: list[Paper]) -> list[Paper]:
+def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """Link a name one paper introduces wherever another abstract uses it. Only name-like
     names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once."""
     introducers: dict[str, list[int]] = defaultdict(list)
@@ -512,7 +537,7 @@ def add_mentions(papers: list[Paper]) -> list[Paper]:
             mentions[index].append(Mention(name, t.id, t.slug, t.title))
             mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
     return [
-        replace(p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
+        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
         for i, p in enumerate(papers)
     ]
 
@@ -534,11 +559,12 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 
 def link(papers: list[Paper], related_count: int, session: Session | None = None) -> list[Paper]:
     """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same."""
-    papers = drop_common_names(papers)
-    papers = unique_slugs(papers)
-    papers = drop_dominant_tags(papers)
-    papers = add_keyphrases(papers, session.keyphrases if session is not None else None)
-    papers = unique_titles(papers)
-    papers = add_mentions(papers)
-    return add_related(papers, related_count, session.reasons if session is not None else None)
+    kept = session.kept if session is not None else None
+    papers = drop_common_names(papers, kept)
+    papers = unique_slugs(papers, kept)
+    papers = drop_dominant_tags(papers, kept)
+    papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
+    papers = unique_titles(papers, kept)
+    papers = add_mentions(papers, kept)
+    return add_related(papers, related_count, session.reasons if session is not None else None, kept)
 

@@ -241,6 +241,7 @@ def render_site(
     pages, feeds and the map layout whose inputs did not change. With `later`, the topic map
     (map.json, still being made in its own process) is put there instead of waited for."""
     memo = remembered.renders if isinstance(remembered, Session) else None
+    kept = remembered.kept if isinstance(remembered, Session) else None
     if isinstance(remembered, Session):
         remembered = remembered.pages
 
@@ -268,12 +269,12 @@ def render_site(
         encoded = [_encoded(r) for r in records]
         pages = _paper_pages(papers, encoded, records.__getitem__, remembered)
     else:
-        # Only the JSON is remembered, keyed by all that paper_record reads: a record is ~30
-        # objects the cycle collector would walk on every full collection. The few pages
-        # rendered again build theirs.
+        # Only the JSON is remembered, by the paper object and the slugs paper_record reads: a
+        # record is ~30 objects the cycle collector would walk on every full collection. The few
+        # pages rendered again build theirs.
         def remembered_json(paper: Paper) -> str:
             where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
-            return once(("record", paper, where), lambda: _encoded(paper_record(paper, slugs)))
+            return kept.made("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
 
         def record_of(i: int) -> dict:
             return paper_record(papers[i], slugs)
@@ -337,11 +338,10 @@ def render_site(
             [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
         ))
 
-    files["glossary.md"] = _page(
-        "glossary.md.j2",
-        {"title": "Glossary"},
-        entries=[{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary],
-    )
+    entries = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
+    # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
+    shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
+    files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
     area_groups = [Group(n, slugs["areas"][n], len(by_area[n])) for n in area_names]

@@ -43,6 +43,48 @@ class Memo:
         return len(self._used) or len(self._last)
 
 
+class Kept:
+    """Values derived from one object each, found again by the object's identity while runs
+    pass the very same object (an unchanged paper): no hashing or comparing of a whole Paper
+    (frozen dataclasses hash every field on every call). Each entry holds its object, so no
+    other object can take its id meanwhile; entries a run did not use are dropped when the
+    next run starts, as in Memo."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[str, int], tuple[object, Any]] = {}
+        self._used: dict[tuple[str, int], tuple[object, Any]] = {}
+
+    def get(self, kind: str, of: object, compute: Callable[[], Any]) -> Any:
+        """compute(), a function of `of` alone, remembered as `kind` of that very object."""
+        key = (kind, id(of))
+        held = self._used.get(key) or self._last.get(key)
+        if held is None or held[0] is not of:
+            held = (of, compute())
+        self._used[key] = held
+        return held[1]
+
+    def find(self, kind: str, of: object, default: Any = None) -> Any:
+        """What `put` or `get` kept as `kind` of this very object, else `default`."""
+        key = (kind, id(of))
+        held = self._used.get(key) or self._last.get(key)
+        return held[1] if held is not None and held[0] is of else default
+
+    def put(self, kind: str, of: object, value: Any) -> None:
+        self._used[(kind, id(of))] = (of, value)
+
+    def made(self, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any:
+        """make(), a function of `of` and `inputs`: the last run's result while `of` is the very
+        same object and `inputs` compare equal."""
+        last = self.find(kind, of)
+        value = last[1] if last is not None and last[0] == inputs else make()
+        self.put(kind, of, (inputs, value))
+        return value
+
+    def next_run(self) -> None:
+        if self._used:
+            self._last, self._used = self._used, {}
+
+
 @dataclass
 class Session:
     """Kept by the plugin for the life of `mkdocs serve` and passed to every run."""
@@ -54,9 +96,11 @@ class Session:
     reasons: Memo = field(default_factory=Memo)  # why two papers are related, each document's words (generator.link, .similar)
     renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render)
     written: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # per file in docs/: the text the last run left, its size and mtime
+    kept: Kept = field(default_factory=Kept)  # per unchanged paper object: what linking and rendering derived from it
 
     def next_run(self) -> None:
         self.files.next_run()
         self.keyphrases.next_run()
         self.reasons.next_run()
         self.renders.next_run()
+        self.kept.next_run()

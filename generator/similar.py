@@ -105,7 +105,7 @@ import numpy as np
 from scipy import sparse
 
 from .candidates import nearest
-from .session import Memo
+from .session import Kept, Memo
 from .textutil import ENGLISH_STOP_WORDS
 
 ROW_BLOCK = 1024  # rows smoothed at a time
@@ -248,15 +248,32 @@ def _smoothed(indices: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return result
 
 
-def _unsupported(indices: np.ndarray, topics: list[frozenset[str]]) -> np.ndarray:
-    """Per candidate, True when it shares no topic with its paper (`topics`: per paper)."""
-    return np.array([[topics[i].isdisjoint(topics[j]) for j in row] for i, row in enumerate(indices.tolist())], dtype=bool).reshape(indices.shape)
+def _unsupported(indices: np.ndarray, topics: list[frozenset[str]], kept: Kept | None = None) -> np.ndarray:
+    """Per candidate, True when it shares no topic with its paper (`topics`: per paper). With
+    `kept` (mkdocs serve), a row whose paper and candidates have the very topics of the last
+    run is not worked out again (0.18 s of an edit at 4,200 papers)."""
+
+    def row_of(i: int, row: list[int]) -> list[bool]:
+        return [topics[i].isdisjoint(topics[j]) for j in row]
+
+    rows = indices.tolist()
+    if kept is None:
+        flags = [row_of(i, row) for i, row in enumerate(rows)]
+    else:
+        flags = [
+            kept.made("unsupported", topics[i], tuple(topics[j] for j in row), lambda i=i, row=row: row_of(i, row))
+            for i, row in enumerate(rows)
+        ]
+    return np.array(flags, dtype=bool).reshape(indices.shape)
 
 
-def neighbours(documents: list[str], areas: list[str], count: int, memo: Memo | None = None, topics: list[frozenset[str]] | None = None) -> Neighbours:
+def neighbours(
+    documents: list[str], areas: list[str], count: int, memo: Memo | None = None, topics: list[frozenset[str]] | None = None,
+    kept: Kept | None = None,
+) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
     `memo`: see _tokens. `topics`: per paper, the topics a reason on a link can name; a
-    candidate sharing none with the paper ranks UNSUPPORTED_PENALTY lower."""
+    candidate sharing none with the paper ranks UNSUPPORTED_PENALTY lower (`kept`: see _unsupported)."""
     n = len(documents)
     found = vectors(documents, memo)
     k = min(count, n - 1)
@@ -264,7 +281,7 @@ def neighbours(documents: list[str], areas: list[str], count: int, memo: Memo | 
     indices, cosine = _nearest(found, documents, width, memo)
     ranking = _smoothed(indices, cosine)
     if topics is not None:
-        ranking -= UNSUPPORTED_PENALTY * _unsupported(indices, topics)
+        ranking -= UNSUPPORTED_PENALTY * _unsupported(indices, topics, kept)
     columns = assign(indices, ranking, k)
     lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
     return Neighbours(lists, found.matrix, found.terms)

@@ -180,3 +180,41 @@ def test_a_run_that_makes_its_topic_map_later_leaves_what_a_cold_run_writes_once
     made = generate([inputs], docs, Settings(), session, later=True)
     assert made.finish is not None and made.finish() == ["map.json"]
     assert generated(docs) == cold()
+
+
+def test_a_retitled_paper_shows_its_new_title_on_the_remembered_glossary(tmp_path):
+    """Under `mkdocs serve` the glossary is rendered again only when what it shows changed: a
+    paper that defines an acronym, retitled, is listed under its new title (as a cold run lists it)."""
+    rows = records("colm2025.jsonl", 0, 30)
+    inputs, docs, session = tmp_path / "inputs", tmp_path / "docs", Session()
+    inputs.mkdir()
+    save(inputs / "colm2025.jsonl", rows)
+    generate([inputs], docs, Settings(), session)
+    glossary = (docs / "glossary.md").read_text(encoding="utf-8")
+    row = next(r for r in rows if r["title"] and f"[{r['title']}](papers/" in glossary)
+    row["title"] += ": Revised"
+    save(inputs / "colm2025.jsonl", rows)
+    generate([inputs], docs, Settings(), session)
+    generate([inputs], tmp_path / "cold", Settings())
+    assert f"[{row['title']}](papers/" in (docs / "glossary.md").read_text(encoding="utf-8")
+    assert (docs / "glossary.md").read_bytes() == (tmp_path / "cold" / "glossary.md").read_bytes()
+
+
+def test_a_remembered_shared_topic_check_follows_the_candidates_topics():
+    # Under `mkdocs serve` a paper's row of 'shares no topic' flags (similar._unsupported) is
+    # kept while its paper and candidates keep their topics: a candidate that gains a topic
+    # of the paper, or another candidate in the row, is checked again.
+    from generator.session import Kept
+    from generator.similar import _unsupported
+
+    kept = Kept()
+    topics = [frozenset({"diffusion models"}), frozenset({"robot learning"}), frozenset({"graph neural networks"})]
+    indices = np.array([[1, 2], [0, 2], [0, 1]])
+    assert _unsupported(indices, topics, kept).tolist() == [[True, True], [True, True], [True, True]]
+    kept.next_run()
+    topics[1] = frozenset({"robot learning", "diffusion models"})  # an edit: paper 1 now names paper 0's topic
+    assert _unsupported(indices, topics, kept).tolist() == [[False, True], [False, True], [True, True]]
+    kept.next_run()
+    indices[0] = [2, 1]  # the same candidates in another order
+    assert _unsupported(indices, topics, kept).tolist() == [[True, False], [False, True], [True, True]]
+    assert _unsupported(indices, topics, kept).tolist() == _unsupported(indices, topics).tolist()
