@@ -328,13 +328,12 @@ def _remembered_reasons(
         else:
             order = (papers_only[i], papers_only[j], _shared_order(matrix, i, j, terms))
             if not memo.known(order):
-                fresh.append((i, j))
+                fresh.append((i, j, order))
                 continue
             value = memo.get(order, lambda: None)
             memo.put(key, (order, value))
         explained[i, j] = value
-    for (i, j), value in zip(fresh, ordered_map(reasons, fresh)):
-        order = (papers_only[i], papers_only[j], _shared_order(matrix, i, j, terms))
+    for (i, j, order), value in zip(fresh, ordered_map(reasons, [(i, j) for i, j, _ in fresh])):
         memo.put((sides[i], sides[j]), (order, value))
         memo.put(order, value)
         explained[i, j] = value
