@@ -43,6 +43,9 @@ class Memo:
         return len(self._used) or len(self._last)
 
 
+_MISSING = object()  # Kept.find's default where None may be a kept value
+
+
 class Kept:
     """Values derived from one object each, found again by the object's identity while runs
     pass the very same object (an unchanged paper): no hashing or comparing of a whole Paper
@@ -56,12 +59,11 @@ class Kept:
 
     def get(self, kind: str, of: object, compute: Callable[[], Any]) -> Any:
         """compute(), a function of `of` alone, remembered as `kind` of that very object."""
-        key = (kind, id(of))
-        held = self._used.get(key) or self._last.get(key)
-        if held is None or held[0] is not of:
-            held = (of, compute())
-        self._used[key] = held
-        return held[1]
+        value = self.find(kind, of, _MISSING)
+        if value is _MISSING:
+            value = compute()
+        self.put(kind, of, value)
+        return value
 
     def find(self, kind: str, of: object, default: Any = None) -> Any:
         """What `put` or `get` kept as `kind` of this very object, else `default`."""
