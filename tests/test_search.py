@@ -156,3 +156,28 @@ def test_a_large_site_is_indexed_in_parts_that_hold_every_page_once(tmp_path):
 def test_a_site_in_one_part_says_so_to_the_search_script(seeds_site):
     site, _ = seeds_site
     assert json.loads((site / "pagefind" / "parts.json").read_text(encoding="utf-8")) == {"parts": []}
+
+
+def test_pagefind_is_sent_only_each_pages_article_and_indexes_the_site_the_same(seeds_site, tmp_path):
+    """A build streams only a page's <article> (where the theme marks what is indexed): a third
+    of the bytes, and the same index as Pagefind makes reading the whole pages from the folder.
+    A page with a mark outside its article (a site's own template) is sent whole."""
+    import shutil
+
+    from generator.searchindex import Stream, build, indexed_region
+
+    site = tmp_path / "site"
+    shutil.copytree(seeds_site[0], site, ignore=shutil.ignore_patterns("pagefind"))
+    pages = sorted(site.rglob("*.html"))
+    paper = next(path for path in pages if "papers/patchsae-" in path.as_posix()).read_text(encoding="utf-8")
+    assert len(indexed_region(paper)) < len(paper) / 2
+    marked = paper.replace("<head>", "<head><meta data-pagefind-meta='author:Ada'>", 1)
+    assert indexed_region(marked) == marked
+
+    build(site)
+    whole = fragments(site)
+    stream = Stream()
+    for path in pages:
+        stream.add(path.relative_to(site).as_posix(), path.read_text(encoding="utf-8"))
+    stream.finish(site)
+    assert fragments(site) == whole
