@@ -24,7 +24,10 @@ indexed regions: the same peak). So a site of more than PART_PAGES pages is inde
 each page by a hash of its path, each part by its own service process; the parts are written
 one after another (at 12,000 papers three parts of ~5,300 pages: ~0.6 GB each). The first part
 is the bundle in pagefind/, the others are merged into it when searching (Pagefind's
-mergeIndex, see search.js) from pagefind/part-N/, as pagefind/parts.json lists them.
+mergeIndex, see search.js) from pagefind/part-N/, as pagefind/parts.json lists them. A
+part scores its pages by its own word statistics: the same pages match, but results that
+nearly tie may come in another order than from one index (at 4,200 papers forced into three
+parts, 15 queries: the same count for 14, the same first result for 9).
 
 Otherwise the whole site folder is indexed after every build. Under `mkdocs serve --dirty` the pages
 that were not rebuilt keep their HTML there, so the index stays whole; under `serve` it is
