@@ -40,7 +40,7 @@ from .heap import Heap
 from .parallel import Later
 from .pipeline import Settings, Summary, generate
 from .layout import MARKER, ROOT_FILES, SECTIONS
-from .searchindex import Indexer, Stream
+from .searchindex import PART_PAGES, Indexer, Stream
 from .session import Session
 from .templatecache import MemoryBytecodeCache
 from .write import write_atomic
@@ -71,6 +71,9 @@ class AbstractsConfig(base.Config):
     related = Count(0, 50, default=5)  # related papers per paper
     progress = c.Type(bool, default=False)  # a progress bar on long runs
     source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
+    # Pages per part of the search index: Pagefind needs ~0.1 MB per page while it writes a part
+    # (generator.searchindex); larger sites are indexed in parts, merged when searching.
+    search_part_pages = Count(1, 10_000_000, default=PART_PAGES)
 
 
 def _site_title(config: MkDocsConfig) -> str:
@@ -162,16 +165,19 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         for line in summary.lines():
             # Info, not warning: handled input problems are reported, and must not fail `--strict`.
             log.info(f"abstracts: {line}")
-        if self.streaming:
-            self._close_stream()
-            self.stream = Stream(language=config.theme.get("language") or "en")
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # Generated pages are reached through the nav's sections, never listed in it: without
         # this MkDocs would name every paper page as "not included in the nav".
-        for file in files.documentation_pages():
+        pages = files.documentation_pages()
+        for file in pages:
             if file.src_uri.split("/", 1)[0] in SECTIONS:
                 file.inclusion = InclusionLevel.NOT_IN_NAV
+        if self.streaming:
+            # Here, where the number of pages is known: it decides how many parts the index has.
+            self._close_stream()
+            language = config.theme.get("language") or "en"
+            self.stream = Stream(language=language, pages=len(pages), part_pages=self.config.search_part_pages)
         return files
 
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder) -> LiveReloadServer:

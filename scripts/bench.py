@@ -26,7 +26,9 @@ HEAD~3` for a before/after comparison, or a copy of a working tree others are st
 Every input is written to a temporary folder outside the repository, and everything the
 benchmark builds lives there too; it is removed at the end (--keep to inspect it). Each
 measured step is a separate subprocess with NO_MKDOCS_2_WARNING=1; wall time is measured
-around it and peak RSS comes from os.wait4's rusage of that one process (ru_maxrss).
+around it and peak RSS comes from os.wait4's rusage (ru_maxrss: the largest of that process and
+the children it waited for). On Linux the process tree is also sampled every 0.1 s (each
+process's VmHWM in /proc): the peak of every process, for the per-process columns.
 
 One run at one size does, in order:
 
@@ -71,7 +73,11 @@ then the median is taken):
                   at ~2,200 papers, <= 3 s at ~4,200)
     edit cpu      median CPU seconds the server used from the edit to the page served
     full s        wall time of `python -m generator build` (generator + MkDocs, one process)
-    full MiB      peak RSS of that process
+    full MiB      peak RSS of that process and its children (the largest of them)
+    mkdocs MiB    peak RSS of the build's own process (MkDocs rendering every page)
+    child MiB     peak RSS of its largest other child (the generator's forked run and workers)
+    pf MiB        peak RSS of its largest Pagefind service process (the search index; a large
+                  site is indexed in parts, one process each). Target: each <= 1 GB at ~12,000
     bare s        wall time of the bare `mkdocs build` of the same Markdown, plugin disabled
     bare MiB      peak RSS of that process
     full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
@@ -81,8 +87,9 @@ then the median is taken):
     KB/page       mean bytes of a paper page's index.html (shared assets excluded), 10^3 bytes
     max KB        largest paper page's index.html
     search MB     what a reader's first search downloads, raw. Pagefind (site/pagefind/): the
-                  search script, pagefind.js, its worker and wasm, the entry and metadata
-                  files, the largest index chunk and the 10 largest result fragments: an upper
+                  search script, parts.json, pagefind.js, its worker and wasm, the entry and
+                  metadata files and the largest index chunk of each part of the index, and
+                  the 10 largest result fragments: an upper
                   bound for a one-word query (scripts/search_bench.py measures real searches
                   in Chromium). Material's search (an older checkout, --repo): its
                   search/search_index.json, which every first search downloads whole
@@ -111,8 +118,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -211,6 +219,81 @@ class Proc:
     stdout: str
     stderr: str
     cpu_seconds: float = 0.0  # user + system of the process and the children it waited for
+    peaks: list[dict] = field(default_factory=list)  # every process of the tree: command, peak_rss_mib
+
+
+class TreePeaks:
+    """Samples a running process tree every 0.1 s: the peak RSS (VmHWM) of each process seen.
+    Linux only (elsewhere nothing is found); a process living under 0.1 s may be missed."""
+
+    def __init__(self, root: int):
+        self.root = root
+        self.peaks: dict[int, dict] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> list[dict]:
+        self._stop.set()
+        self._thread.join()
+        return [{"pid": pid, **peak} for pid, peak in sorted(self.peaks.items())]
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.1):
+            pending = [self.root]
+            while pending:
+                pid = pending.pop()
+                pending += self._children(pid)
+                peak = self._peak_mib(pid)
+                if peak is None:
+                    continue
+                entry = self.peaks.setdefault(pid, {"command": self._command(pid), "root": pid == self.root, "peak_rss_mib": 0.0})
+                entry["peak_rss_mib"] = max(entry["peak_rss_mib"], peak)
+
+    @staticmethod
+    def _children(pid: int) -> list[int]:
+        found = []
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as handle:
+                    found += [int(child) for child in handle.read().split()]
+        except OSError:
+            pass
+        return found
+
+    @staticmethod
+    def _peak_mib(pid: int) -> float | None:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return None
+
+    @staticmethod
+    def _command(pid: int) -> str:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                return handle.read().replace(b"\0", b" ").decode(errors="replace").strip()[:200]
+        except OSError:
+            return ""
+
+
+def process_peaks(peaks: list[dict]) -> dict:
+    """The per-process columns of a step: its own process, Pagefind's, and the largest other child."""
+    def largest(rows: list[dict]) -> float | None:
+        return max((row["peak_rss_mib"] for row in rows), default=None)
+
+    pagefind = [row for row in peaks if "pagefind" in Path(row["command"].split(" ", 1)[0]).name]
+    return {
+        "main_peak_rss_mib": largest([row for row in peaks if row["root"]]),
+        "pagefind_peak_rss_mib": largest(pagefind),
+        "pagefind_processes": len(pagefind),
+        "child_peak_rss_mib": largest([row for row in peaks if not row["root"] and row not in pagefind]),
+        "processes": peaks,
+    }
 
 
 @dataclass(frozen=True)
@@ -240,6 +323,7 @@ def run(command: list[str], logs: Path, name: str, project: Project) -> Proc:
     with out_path.open("w") as out, err_path.open("w") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdout=out, stderr=err, env=project.env(), cwd=project.root)
+        tree = TreePeaks(proc.pid)
         try:
             # wait4, not RUSAGE_CHILDREN deltas: ru_maxrss of RUSAGE_CHILDREN is the largest child
             # so far, which hides a smaller run after a bigger one.
@@ -248,13 +332,15 @@ def run(command: list[str], logs: Path, name: str, project: Project) -> Proc:
             proc.kill()
             proc.wait()
             raise
+        finally:
+            peaks = tree.stop()
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
     stdout, stderr = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
     if proc.returncode != 0:
         tail = "\n".join((stderr or stdout).strip().splitlines()[-15:])
         raise StepFailed(f"{name}: exit status {proc.returncode}: {' '.join(command)}\n{tail}")
-    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr, usage.ru_utime + usage.ru_stime)
+    return Proc(seconds, usage.ru_maxrss / 1024, stdout, stderr, usage.ru_utime + usage.ru_stime, peaks)
 
 
 # ---- inputs -----------------------------------------------------------------------------------
@@ -353,13 +439,24 @@ def first_search_files(site: Path) -> list[bytes]:
     if not (bundle / "pagefind-entry.json").is_file():
         index = site / "search" / "search_index.json"
         return [index.read_bytes()] if index.is_file() else []
+    # A large site's index is in parts (pagefind/parts.json): each part's entry, metadata and
+    # largest chunk are fetched too; the 10 largest fragments of them all.
+    listing = bundle / "parts.json"
+    parts = json.loads(listing.read_text(encoding="utf-8"))["parts"] if listing.is_file() else []
     entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
     language = next(iter(entry["languages"].values()))
-    paths = [site / "assets" / "javascripts" / "search.js", bundle / "pagefind-entry.json"]
+    paths = [site / "assets" / "javascripts" / "search.js", listing]
     paths += [bundle / name for name in ("pagefind.js", "pagefind-worker.js", f"wasm.{language['wasm']}.pagefind")]
-    paths.append(bundle / f"pagefind.{language['hash']}.pf_meta")
-    largest = lambda folder, n: sorted((bundle / folder).glob("*"), key=lambda p: p.stat().st_size)[-n:]
-    paths += largest("index", 1) + largest("fragment", 10)
+    largest = lambda pattern, n: sorted(
+        (path for folder in [bundle, *(bundle / part for part in parts)] for path in folder.glob(pattern)),
+        key=lambda p: p.stat().st_size,
+    )[-n:]
+    for folder in [bundle, *(bundle / part for part in parts)]:
+        paths.append(folder / "pagefind-entry.json")
+        meta = json.loads((folder / "pagefind-entry.json").read_text(encoding="utf-8"))
+        paths.append(folder / f"pagefind.{next(iter(meta['languages'].values()))['hash']}.pf_meta")
+        paths += sorted(folder.glob("index/*"), key=lambda p: p.stat().st_size)[-1:]
+    paths += largest("fragment/*", 10)
     return [path.read_bytes() for path in paths if path.is_file()]
 
 
@@ -520,6 +617,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
         "cpu_seconds": full.cpu_seconds,
         "peak_rss_mib": full.peak_rss_mib,
         "mkdocs_reported_seconds": float(mkdocs_said.group(1)) if mkdocs_said else None,
+        **process_peaks(full.peaks),
         **site_metrics(full_site),
     }
     result["same_markdown"] = markdown_identical(docs, full_docs)
@@ -675,6 +773,9 @@ COLUMNS = [
     ("edit cpu", ("serve", "median_cpu_seconds"), "{:.2f}", 1),
     ("full s", ("full", "seconds"), "{:.1f}", 1),
     ("full MiB", ("full", "peak_rss_mib"), "{:.0f}", 1),
+    ("mkdocs MiB", ("full", "main_peak_rss_mib"), "{:.0f}", 1),
+    ("child MiB", ("full", "child_peak_rss_mib"), "{:.0f}", 1),
+    ("pf MiB", ("full", "pagefind_peak_rss_mib"), "{:.0f}", 1),
     ("bare s", ("bare", "seconds"), "{:.1f}", 1),
     ("bare MiB", ("bare", "peak_rss_mib"), "{:.0f}", 1),
     ("full/bare", ("full_over_bare",), "{:.2f}", 1),

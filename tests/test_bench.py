@@ -26,3 +26,6 @@ def test_small_benchmark_runs_and_reports_every_column(tmp_path):
     assert median["rewr"] == 0  # a no-op regeneration rewrites nothing
     assert median["KB/page"] <= 30_000  # bytes of HTML per paper page
     assert median["full s"] > 0 and median["bare s"] > 0 and median["search MB"] > 0
+    # Peak memory per process of the full build: MkDocs', the generator's forked run, Pagefind's.
+    assert median["mkdocs MiB"] > 0 and median["child MiB"] > 0 and median["pf MiB"] > 0
+    assert median["full MiB"] >= max(median["mkdocs MiB"], median["pf MiB"]) * 0.9

@@ -447,6 +447,47 @@ def test_the_first_search_downloads_only_a_few_index_files(browser, base):
         context.close()
 
 
+@pytest.fixture(scope="module")
+def parted(tmp_path_factory):
+    """The seeds site with its search index in parts (as a site of more than 6,000 pages has
+    it, generator/searchindex.py), served: its base URL."""
+    from generator import newsite
+
+    folder = tmp_path_factory.mktemp("parted")
+    config = folder / "mkdocs.yml"
+    text = newsite.site_config("Seeds", [str(SEEDS)])
+    config.write_text(text.replace("  - abstracts:\n", "  - abstracts:\n      search_part_pages: 40\n"), encoding="utf-8")
+    site = folder / "site"
+    result = run_cli("build", str(SEEDS), "--site", str(site), "--config", str(config))
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads((site / "pagefind" / "parts.json").read_text())["parts"]) >= 2
+    server, url = serve(site)
+    yield url
+    server.shutdown()
+
+
+def test_search_over_an_index_in_parts_finds_what_one_index_finds(browser, base, parted):
+    """Each part holds a share of the pages; search.js merges them: the same papers are found,
+    the best first, and the count covers every part."""
+    found = {}
+    for url in (base, parted):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            tab = Tab(context, url)
+            page = tab.open("")
+            for query in ("PatchSAE", "Proactive Privacy Amnesia", "language models", "flow matching"):
+                first = search(page, query).locator("a")
+                meta = page.locator(".md-search-result__meta").inner_text()
+                found[url, query] = (first.get_attribute("href").removeprefix(url), meta)
+            tab.assert_clean()
+        finally:
+            context.close()
+    assert found[parted, "PatchSAE"][0].startswith("papers/patchsae-")
+    assert found[parted, "Proactive Privacy Amnesia"][0].startswith("papers/ppa-proactive-privacy-amnesia")
+    for query in ("language models", "flow matching"):
+        assert found[parted, query][1] == found[base, query][1], query  # "N matching documents"
+
+
 # 4: light/dark toggle.
 
 

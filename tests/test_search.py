@@ -114,3 +114,70 @@ def test_a_build_indexes_what_it_wrote_though_pages_were_streamed_while_renderin
     assert stream.finish(site) == 3
     assert fragments(site)["/beta/"]["content"] == "Beta. llama grooming rewritten."
     assert not list(site.glob(".pagefind*"))  # the new bundle replaced the old one in one move
+
+
+def test_a_large_site_is_indexed_in_parts_that_hold_every_page_once(tmp_path):
+    """Pagefind holds a whole index in memory while writing it (1.5 GB at 12,000 papers): past
+    `part_pages` pages the site is indexed in parts, one process each, written one at a time.
+    The first part is the bundle search.js loads, the others are listed for it to merge."""
+    from generator.searchindex import Stream
+
+    site = tmp_path / "site"
+    words = ["zebra", "yak", "llama", "otter", "heron", "bison", "lynx", "moose", "okapi"]
+    pages = {
+        f"{word}/index.html": f"<html lang='en'><body><main data-pagefind-body><h1>{word.title()}</h1><p>{word} facts</p></main></body></html>"
+        for word in words
+    }
+    for path, html in pages.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(html, encoding="utf-8")
+
+    stream = Stream(pages=len(pages), part_pages=4)
+    for path, html in pages.items():
+        stream.add(path, html)
+    assert stream.finish(site) == len(words)
+
+    bundle = site / "pagefind"
+    listed = json.loads((bundle / "parts.json").read_text(encoding="utf-8"))["parts"]
+    assert listed == ["part-1/", "part-2/"]  # 9 pages, at most 4 a part
+    indexed = {}
+    for folder in [bundle, *(bundle / part for part in listed)]:
+        for path in (folder / "fragment").iterdir():
+            page = json.loads(gzip.decompress(path.read_bytes())[len(b"pagefind_dcd"):])
+            assert page["url"] not in indexed, page["url"]
+            indexed[page["url"]] = page["content"]
+        entry = json.loads((folder / "pagefind-entry.json").read_text(encoding="utf-8"))
+        assert 0 < entry["languages"]["en"]["page_count"] <= 4
+    assert indexed == {f"/{word}/": f"{word.title()}. {word} facts." for word in words}
+    # A merged part is searched with the bundle's own script and wasm: it holds none.
+    assert not [path.name for part in listed for path in (bundle / part).iterdir() if path.suffix in (".js", ".pagefind")]
+
+
+def test_a_site_in_one_part_says_so_to_the_search_script(seeds_site):
+    site, _ = seeds_site
+    assert json.loads((site / "pagefind" / "parts.json").read_text(encoding="utf-8")) == {"parts": []}
+
+
+def test_pagefind_is_sent_only_each_pages_article_and_indexes_the_site_the_same(seeds_site, tmp_path):
+    """A build streams only a page's <article> (where the theme marks what is indexed): a third
+    of the bytes, and the same index as Pagefind makes reading the whole pages from the folder.
+    A page with a mark outside its article (a site's own template) is sent whole."""
+    import shutil
+
+    from generator.searchindex import Stream, build, indexed_region
+
+    site = tmp_path / "site"
+    shutil.copytree(seeds_site[0], site, ignore=shutil.ignore_patterns("pagefind"))
+    pages = sorted(site.rglob("*.html"))
+    paper = next(path for path in pages if "papers/patchsae-" in path.as_posix()).read_text(encoding="utf-8")
+    assert len(indexed_region(paper)) < len(paper) / 2
+    marked = paper.replace("<head>", "<head><meta data-pagefind-meta='author:Ada'>", 1)
+    assert indexed_region(marked) == marked
+
+    build(site)
+    whole = fragments(site)
+    stream = Stream()
+    for path in pages:
+        stream.add(path.relative_to(site).as_posix(), path.read_text(encoding="utf-8"))
+    stream.finish(site)
+    assert fragments(site) == whole

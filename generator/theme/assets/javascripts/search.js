@@ -16,11 +16,19 @@
   const PAGE = 10;  // results rendered at a time, as Material does
   const DEBOUNCE_MS = 60;  // skip the searches for words still being typed fast
 
+  // A large site's index comes in parts (generator/searchindex.py): pagefind/ and the folders
+  // pagefind/parts.json lists, merged into one search (results ranked together by score).
+  const OPTIONS = { baseUrl: root.pathname, excerptLength: 24 };
+  const parts = () => fetch(new URL("pagefind/parts.json", root))
+    .then((response) => (response.ok ? response.json() : { parts: [] }))
+    .then((listing) => listing.parts ?? [], () => []);
+
   let pagefind = null;
   const load = () => {
-    pagefind ??= import(new URL("pagefind/pagefind.js", root).href).then(async (module) => {
-      await module.options({ baseUrl: root.pathname, excerptLength: 24 });
+    pagefind ??= Promise.all([import(new URL("pagefind/pagefind.js", root).href), parts()]).then(async ([module, others]) => {
+      await module.options(OPTIONS);
       await module.init();
+      for (const part of others) await module.mergeIndex(new URL(`pagefind/${part}`, root).href, OPTIONS);
       return module;
     });
     return pagefind;
