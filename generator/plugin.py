@@ -238,7 +238,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             stream, self.stream = self.stream, None
             stream.finish(Path(config.site_dir))
             return
-        self.indexer.index(Path(config.site_dir), language=config.theme.get("language") or "en")
+        language = config.theme.get("language") or "en"
+        self.indexer.index(Path(config.site_dir), language=language, part_pages=self.config.search_part_pages)
 
     def on_build_error(self, *, error: Exception) -> None:
         self._close_stream()

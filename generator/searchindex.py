@@ -29,10 +29,16 @@ part scores its pages by its own word statistics: the same pages match, but resu
 nearly tie may come in another order than from one index (at 4,200 papers forced into three
 parts, 15 queries: the same count for 14, the same first result for 9).
 
-Otherwise the whole site folder is indexed after every build. Under `mkdocs serve --dirty` the pages
-that were not rebuilt keep their HTML there, so the index stays whole; under `serve` it is
-built in a background thread (one at a time, the newest request last) so that the page
-reload after an edit does not wait for it. The new index replaces the old one in one move.
+Otherwise the whole site folder is indexed after every build (`build`): each page read from the
+folder and its indexed region sent to a service, in the same parts as a streamed build (the
+same bundle layout), one part after another so that only one Pagefind process runs at a time
+(12,000 papers: 587 MiB at most, where the CLI indexing the folder in one process took 1,581
+MiB). Pages are added in the order the CLI walked the folder: a site in one part gets the
+CLI's bundle byte for byte. Under `mkdocs serve --dirty` the pages that were not rebuilt keep
+their HTML there, so the index stays whole; under `serve` it is built in a background thread
+(one at a time, the newest request last) so that the page reload after an edit does not wait
+for it, and a page removed while the folder is read is left out. The new index replaces the
+old one in one move.
 The plugin keeps one Indexer for the life of `mkdocs serve` (MkDocs keeps a plugin that has
 `on_startup` across rebuilds), so the thread outlives the build that started it.
 """
@@ -42,8 +48,8 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import os
 import queue
-import re
 import shutil
 import subprocess
 import threading
@@ -69,6 +75,11 @@ EXCLUDE = (".headerlink", ".paper-abstract > #abstract") + tuple(
     f".search-scope > {tag}" for tag in ("ul", "ol", "table", "div", "details")
 )
 
+OUTBOX_PAGES = 64  # pages sent ahead of Pagefind at most
+PART_PAGES = 6000  # pages per index part (~0.6 GB of Pagefind's memory while it writes)
+PARTS_FILE = "parts.json"  # in the bundle: the folders of the other parts, for search.js
+
+
 class Indexer:
     """Indexes the built site after each build: at once, or (`background`, under `mkdocs serve`)
     in one worker thread that always indexes the newest request."""
@@ -79,12 +90,12 @@ class Indexer:
         self._wanted: tuple[Path, str] | None = None
         self._worker: threading.Thread | None = None
 
-    def index(self, site_dir: Path, *, language: str = "en") -> None:
+    def index(self, site_dir: Path, *, language: str = "en", part_pages: int = PART_PAGES) -> None:
         if not self.background:
-            build(site_dir, language=language)
+            build(site_dir, language=language, part_pages=part_pages)
             return
         with self._lock:
-            self._wanted = (site_dir, language)
+            self._wanted = (site_dir, language, part_pages)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._work, name="search-index", daemon=True)
                 self._worker.start()
@@ -97,15 +108,10 @@ class Indexer:
                     self._worker = None
                     return
             try:
-                build(job[0], language=job[1])
+                build(job[0], language=job[1], part_pages=job[2])
             except Exception as error:  # e.g. a plain `serve` cleaning the site folder meanwhile
                 # The server keeps running and the next rebuild indexes again; the reader is told.
                 log.warning(f"abstracts: search index not updated: {error}")
-
-
-OUTBOX_PAGES = 64  # pages sent ahead of Pagefind at most
-PART_PAGES = 6000  # pages per index part (~0.6 GB of Pagefind's memory while it writes)
-PARTS_FILE = "parts.json"  # in the bundle: the folders of the other parts, for search.js
 
 
 class Stream:
@@ -115,30 +121,29 @@ class Stream:
     def __init__(self, *, language: str = "en", pages: int = 0, part_pages: int = PART_PAGES):
         self.started = time.perf_counter()
         self.language = language
+        self.part_pages = part_pages
         self.sizes: dict[str, int] = {}  # site-relative path -> bytes streamed
-        self._parts = [_Service(language) for _ in range(max(1, -(-pages // part_pages)))]
+        self._parts = [_Service(language) for _ in range(_part_count(pages, part_pages))]
 
     def add(self, path: str, html: str) -> None:
         """Index one page; `path` is where it lies in the site (papers/x/index.html)."""
         self.sizes[path] = len(html.encode("utf-8"))
-        # By a hash of the path: each part a sample of the whole site (similar word statistics,
-        # so scores compare across parts), and a page stays in its part from build to build.
-        self._parts[zlib.crc32(path.encode("utf-8")) % len(self._parts)].add(path, indexed_region(html))
+        self._parts[_part_of(path, len(self._parts))].add(path, indexed_region(html))
 
     def finish(self, site_dir: Path) -> int:
         """Add the site's other pages, write the bundle to `site_dir`/pagefind; the page count.
         Falls back to indexing the folder (`build`) when the site holds other bytes than streamed."""
         fresh = site_dir / f".{BUNDLE}-new"
         try:
-            pages = {p.relative_to(site_dir).as_posix(): p for p in site_dir.rglob("*.html")}
+            pages = {path: site_dir / path for path in _site_pages(site_dir)}
             if any(pages[path].stat().st_size != size for path, size in self.sizes.items() if path in pages):
                 self.close()
-                return build(site_dir, language=self.language)
+                return build(site_dir, language=self.language, part_pages=self.part_pages)
             for path in sorted(pages.keys() - self.sizes.keys()):
-                if BUNDLE not in Path(path).parts[:1]:
-                    self.add(path, pages[path].read_text(encoding="utf-8", errors="replace"))
+                if (html := _read_page(site_dir, path)) is not None:
+                    self.add(path, html)
             shutil.rmtree(fresh, ignore_errors=True)
-            folders = [fresh] + [fresh / _part_folder(number) for number in range(1, len(self._parts))]
+            folders = _part_folders(fresh, len(self._parts))
             # One part at a time, each process ended before the next writes: only one holds
             # its index at the size writing takes.
             for service, folder in zip(self._parts, folders):
@@ -146,14 +151,11 @@ class Stream:
                 service.close()
         finally:
             self.close()
-        count = 0
         try:
-            for folder in folders:
-                entry = json.loads((folder / "pagefind-entry.json").read_text(encoding="utf-8"))
-                count += sum(language.get("page_count", 0) for language in entry.get("languages", {}).values())
+            count = _page_count(folders)
         except (OSError, ValueError) as error:  # a bundle not wholly written: index the folder instead
             log.info(f"abstracts: streamed search index incomplete ({error}); indexing the site folder")
-            return build(site_dir, language=self.language)
+            return build(site_dir, language=self.language, part_pages=self.part_pages)
         _install(site_dir, parts=len(self._parts))
         log.info(f"abstracts: search index of {count} pages in {time.perf_counter() - self.started:.1f} s (streamed, {len(self._parts)} part(s))")
         return count
@@ -278,8 +280,69 @@ class _Service:
             self._answered.notify_all()
 
 
+def _part_count(pages: int, part_pages: int) -> int:
+    return max(1, -(-pages // part_pages))
+
+
+def _part_of(path: str, parts: int) -> int:
+    """The part a page is indexed in. By a hash of its path: each part a sample of the whole
+    site (similar word statistics, so scores compare across parts), and a page stays in its
+    part from build to build, whether streamed or read from the folder."""
+    return zlib.crc32(path.encode("utf-8")) % parts
+
+
+def _part_folders(fresh: Path, parts: int) -> list[Path]:
+    """Where each part's bundle is written: the first is the bundle itself."""
+    return [fresh] + [fresh / _part_folder(number) for number in range(1, parts)]
+
+
 def _part_folder(number: int) -> str:
     return f"part-{number}"
+
+
+def _site_pages(site_dir: Path) -> list[str]:
+    """The site's HTML pages (site-relative paths), not the bundles in pagefind/ and beside it.
+    Depth first, each folder in the order the file system lists it, as the Pagefind CLI walked
+    the site: the order pages are added decides the bytes of the bundle (not what it finds).
+    A folder removed while it is walked (a rebuild under serve) is passed over."""
+    bundles = {BUNDLE, f".{BUNDLE}-new", f".{BUNDLE}-old"}
+    pages: list[str] = []
+
+    def walk(folder: str, prefix: str) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            relative = prefix + entry.name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_folder and relative not in bundles:
+                walk(entry.path, relative + "/")
+            elif not is_folder and relative.endswith(".html"):
+                pages.append(relative)
+
+    walk(str(site_dir), "")
+    return pages
+
+
+def _read_page(site_dir: Path, path: str) -> str | None:
+    """A listed page's HTML; None when it is gone since (a rebuild under serve removed it)."""
+    try:
+        return (site_dir / path).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+
+
+def _page_count(folders: list[Path]) -> int:
+    """Pages indexed in the bundles written to `folders`, as their entry files say."""
+    count = 0
+    for folder in folders:
+        entry = json.loads((folder / "pagefind-entry.json").read_text(encoding="utf-8"))
+        count += sum(language.get("page_count", 0) for language in entry.get("languages", {}).values())
+    return count
 
 
 def _install(site_dir: Path, *, parts: int = 1) -> None:
@@ -301,22 +364,32 @@ def _install(site_dir: Path, *, parts: int = 1) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def build(site_dir: Path, *, language: str = "en") -> int:
-    """Write the index of every page in `site_dir` to `site_dir`/pagefind; return the page count."""
-    from pagefind_bin import get_executable
-
+def build(site_dir: Path, *, language: str = "en", part_pages: int = PART_PAGES) -> int:
+    """Write the index of every page in `site_dir` to `site_dir`/pagefind; return the page count.
+    In parts of at most `part_pages` pages, as a streamed build has them; each part read from
+    the folder, indexed and written by its own process before the next starts."""
     started = time.perf_counter()
     fresh = site_dir / f".{BUNDLE}-new"
     shutil.rmtree(fresh, ignore_errors=True)
-    command = [str(get_executable()), "--site", str(site_dir), "--output-path", str(fresh), "--force-language", language]
-    for selector in EXCLUDE:
-        command += ["--exclude-selectors", selector]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
+    pages = _site_pages(site_dir)
+    shares: list[list[str]] = [[] for _ in range(_part_count(len(pages), part_pages))]
+    for path in pages:
+        shares[_part_of(path, len(shares))].append(path)
+    folders = _part_folders(fresh, len(shares))
+    try:
+        for share, folder in zip(shares, folders):
+            service = _Service(language)
+            try:
+                for path in share:
+                    if (html := _read_page(site_dir, path)) is not None:
+                        service.add(path, indexed_region(html))
+                service.write(folder)
+            finally:
+                service.close()
+        count = _page_count(folders)
+    except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
-        raise PluginError(f"search index: pagefind failed ({result.returncode}): {(result.stderr or result.stdout).strip()}")
-    _install(site_dir)
-    pages = re.search(r"Indexed (\d+) pages?", result.stdout)
-    count = int(pages.group(1)) if pages else 0
-    log.info(f"abstracts: search index of {count} pages in {time.perf_counter() - started:.1f} s")
+        raise
+    _install(site_dir, parts=len(shares))
+    log.info(f"abstracts: search index of {count} pages in {time.perf_counter() - started:.1f} s ({len(shares)} part(s))")
     return count

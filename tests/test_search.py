@@ -116,6 +116,39 @@ def test_a_build_indexes_what_it_wrote_though_pages_were_streamed_while_renderin
     assert not list(site.glob(".pagefind*"))  # the new bundle replaced the old one in one move
 
 
+ANIMALS = ["zebra", "yak", "llama", "otter", "heron", "bison", "lynx", "moose", "okapi"]
+
+
+def animal_site(site: Path) -> dict[str, str]:
+    """A site of nine pages, one per animal: their HTML by site path."""
+    pages = {
+        f"{word}/index.html": f"<html lang='en'><body><main data-pagefind-body><h1>{word.title()}</h1><p>{word} facts</p></main></body></html>"
+        for word in ANIMALS
+    }
+    for path, html in pages.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(html, encoding="utf-8")
+    return pages
+
+
+def parts_hold_every_page_once(site: Path, *, parts: list[str], part_pages: int) -> dict[str, tuple[str, str]]:
+    """The bundle lists `parts` for search.js, each part (the bundle first) holds at most
+    `part_pages` pages and no page twice: by URL, each indexed page's part and content."""
+    bundle = site / "pagefind"
+    assert json.loads((bundle / "parts.json").read_text(encoding="utf-8"))["parts"] == parts
+    indexed = {}
+    for part in ["", *parts]:
+        for path in (bundle / part / "fragment").iterdir():
+            page = json.loads(gzip.decompress(path.read_bytes())[len(b"pagefind_dcd"):])
+            assert page["url"] not in indexed, page["url"]
+            indexed[page["url"]] = (part, page["content"])
+        entry = json.loads((bundle / part / "pagefind-entry.json").read_text(encoding="utf-8"))
+        assert 0 < entry["languages"]["en"]["page_count"] <= part_pages
+    # A merged part is searched with the bundle's own script and wasm: it holds none.
+    assert not [path.name for part in parts for path in (bundle / part).iterdir() if path.suffix in (".js", ".pagefind")]
+    return indexed
+
+
 def test_a_large_site_is_indexed_in_parts_that_hold_every_page_once(tmp_path):
     """Pagefind holds a whole index in memory while writing it (1.5 GB at 12,000 papers): past
     `part_pages` pages the site is indexed in parts, one process each, written one at a time.
@@ -123,34 +156,35 @@ def test_a_large_site_is_indexed_in_parts_that_hold_every_page_once(tmp_path):
     from generator.searchindex import Stream
 
     site = tmp_path / "site"
-    words = ["zebra", "yak", "llama", "otter", "heron", "bison", "lynx", "moose", "okapi"]
-    pages = {
-        f"{word}/index.html": f"<html lang='en'><body><main data-pagefind-body><h1>{word.title()}</h1><p>{word} facts</p></main></body></html>"
-        for word in words
-    }
+    pages = animal_site(site)
+    stream = Stream(pages=len(pages), part_pages=4)
     for path, html in pages.items():
-        (site / path).parent.mkdir(parents=True, exist_ok=True)
-        (site / path).write_text(html, encoding="utf-8")
+        stream.add(path, html)
+    assert stream.finish(site) == len(ANIMALS)
+    indexed = parts_hold_every_page_once(site, parts=["part-1/", "part-2/"], part_pages=4)  # 9 pages, at most 4 a part
+    assert {url: content for url, (_, content) in indexed.items()} == {f"/{word}/": f"{word.title()}. {word} facts." for word in ANIMALS}
+
+
+def test_the_site_folder_is_indexed_in_the_same_parts_and_pages_gone_meanwhile_are_left_out(tmp_path):
+    """Under `mkdocs serve` (and when a build's pages changed after they were streamed) the
+    index is made from the site folder: in parts too, laid out as a streamed build's (each
+    page in the same part), so a large site never has one Pagefind process hold it all
+    (1.6 GB at 12,000 papers). A page listed but gone when read (a rebuild meanwhile; here a
+    link to nothing) is left out."""
+    from generator.searchindex import Stream, build
+
+    site = tmp_path / "site"
+    pages = animal_site(site)
+    (site / "gone").mkdir()
+    (site / "gone" / "index.html").symlink_to(tmp_path / "removed.html")
+    assert build(site, part_pages=4) == len(ANIMALS)
+    from_folder = parts_hold_every_page_once(site, parts=["part-1/", "part-2/"], part_pages=4)
 
     stream = Stream(pages=len(pages), part_pages=4)
     for path, html in pages.items():
         stream.add(path, html)
-    assert stream.finish(site) == len(words)
-
-    bundle = site / "pagefind"
-    listed = json.loads((bundle / "parts.json").read_text(encoding="utf-8"))["parts"]
-    assert listed == ["part-1/", "part-2/"]  # 9 pages, at most 4 a part
-    indexed = {}
-    for folder in [bundle, *(bundle / part for part in listed)]:
-        for path in (folder / "fragment").iterdir():
-            page = json.loads(gzip.decompress(path.read_bytes())[len(b"pagefind_dcd"):])
-            assert page["url"] not in indexed, page["url"]
-            indexed[page["url"]] = page["content"]
-        entry = json.loads((folder / "pagefind-entry.json").read_text(encoding="utf-8"))
-        assert 0 < entry["languages"]["en"]["page_count"] <= 4
-    assert indexed == {f"/{word}/": f"{word.title()}. {word} facts." for word in words}
-    # A merged part is searched with the bundle's own script and wasm: it holds none.
-    assert not [path.name for part in listed for path in (bundle / part).iterdir() if path.suffix in (".js", ".pagefind")]
+    assert stream.finish(site) == len(ANIMALS)
+    assert parts_hold_every_page_once(site, parts=["part-1/", "part-2/"], part_pages=4) == from_folder
 
 
 def test_a_site_in_one_part_says_so_to_the_search_script(seeds_site):

@@ -6,6 +6,7 @@ repository is never touched; the theme and the plugin come from the installed pa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ import pytest
 
 from conftest import MKDOCS, ROOT
 from generator.cli import stage_docs
-from test_browser import CHROMIUM, IN_CI, launch_chromium, sync_api
+from test_browser import CHROMIUM, IN_CI, launch_chromium, search, sync_api
 
 pytestmark = [
     pytest.mark.browser,
@@ -59,22 +60,20 @@ def wait_until_up(url: str, server: subprocess.Popen, log: Path, timeout: float 
     pytest.fail(f"mkdocs serve did not answer within {timeout} s:\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture
-def served_project(tmp_path):
-    """(project folder, base URL) of `mkdocs serve --livereload` running on a copy of the project."""
-    config = copy_project(tmp_path / "project")
+@contextlib.contextmanager
+def mkdocs_serve(config: Path, log: Path):
+    """`mkdocs serve` of `config` as `make serve` runs it (live reload on, only changed pages
+    rebuilt): its base URL once it answers."""
     port = free_port()
-    log = tmp_path / "serve.log"
     with log.open("wb") as output:
         server = subprocess.Popen(
-            # As `make serve` runs it: live reload on, only changed pages rebuilt.
             [str(MKDOCS), "serve", "--livereload", "--dirty", "--dev-addr", f"127.0.0.1:{port}", "-f", str(config)],
             cwd=config.parent, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         )
     try:
         wait_until_up(f"http://127.0.0.1:{port}/", server, log)
-        yield config.parent, f"http://127.0.0.1:{port}/", log
+        yield f"http://127.0.0.1:{port}/"
     finally:
         # The whole process group: mkdocs and anything it started.
         os.killpg(server.pid, signal.SIGTERM)
@@ -83,6 +82,15 @@ def served_project(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+
+
+@pytest.fixture
+def served_project(tmp_path):
+    """(project folder, base URL, log) of `mkdocs serve --livereload` running on a copy of the project."""
+    config = copy_project(tmp_path / "project")
+    log = tmp_path / "serve.log"
+    with mkdocs_serve(config, log) as base:
+        yield config.parent, base, log
 
 
 def seeds_file(project: Path, paper: dict) -> Path:
@@ -197,3 +205,51 @@ def test_an_edit_builds_once_and_hand_written_pages_are_still_watched(served_pro
     about = project / "docs" / "about.md"
     about.write_text(about.read_text(encoding="utf-8") + "\n\nHand-written-edit 5d0e.\n", encoding="utf-8")
     wait_for_text(base + "about/", "Hand-written-edit 5d0e.")
+
+
+def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_part(tmp_path):
+    """Under serve the site folder is indexed in the background: a site of more than
+    `search_part_pages` pages in parts, as a one-off build has them (one Pagefind process of
+    1.6 GB at 12,000 papers otherwise). The search box merges them, and an edit is found."""
+    config = copy_project(tmp_path / "project")
+    text = config.read_text(encoding="utf-8")
+    assert "  - abstracts:\n" in text
+    config.write_text(text.replace("  - abstracts:\n", "  - abstracts:\n      search_part_pages: 40\n", 1), encoding="utf-8")
+    project, log = config.parent, tmp_path / "serve.log"
+
+    def listed_parts(base: str) -> list[str]:
+        try:
+            return json.loads(fetch(base + "pagefind/parts.json"))["parts"]
+        except OSError:  # not indexed yet
+            return []
+
+    def first_result(browser, base: str, query: str) -> str | None:
+        page = browser.new_page()
+        try:
+            page.goto(base)
+            item = search(page, query)
+            return item.locator("a").get_attribute("href") if item.count() else None
+        finally:
+            page.close()
+
+    with mkdocs_serve(config, log) as base, sync_api.sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            deadline = time.monotonic() + 60
+            while not (parts := listed_parts(base)):
+                assert time.monotonic() < deadline, "no search index in parts"
+                time.sleep(0.5)
+            assert len(parts) >= 2, parts
+            assert first_result(browser, base, "PatchSAE").removeprefix(base).startswith("papers/patchsae-")
+            paper = frontmatter.load(next((project / "docs" / "papers").glob("ppa-*.md"))).metadata
+            append_to_abstract(project, paper, "Searchable in parts: quokkalumen.")
+            deadline = time.monotonic() + 60
+            while (found := first_result(browser, base, "quokkalumen")) is None or not found.removeprefix(base).startswith(paper["url"]):
+                assert time.monotonic() < deadline, f"the edit was not found: {found}"
+                time.sleep(0.5)
+            assert "error" not in log.read_text().lower()
+        except AssertionError:
+            print(log.read_text()[-3000:])
+            raise
+        finally:
+            browser.close()
