@@ -18,7 +18,7 @@ from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
 from .parallel import ordered_map
-from .session import Kept, Memo, Session
+from .session import Kept, Memo, Session, made
 from .similar import forget, neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
@@ -36,9 +36,7 @@ def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
     `step` made from the same paper object with equal changes: an unchanged paper stays the same
     object through every pass, and later passes and the rendering find what they derived from
     it by identity (session.Kept)."""
-    if kept is None:
-        return replace(paper, **changes)
-    return kept.made(step, paper, changes, lambda: replace(paper, **changes))
+    return made(kept, step, paper, changes, lambda: replace(paper, **changes))
 
 
 @dataclass(frozen=True)
@@ -64,11 +62,7 @@ def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Pap
     banned = frozenset(name for name in named if document_frequency[name] >= COMMON_NAME_PAPERS)
     if not banned:
         return papers
-    return [_retitled(p, banned, kept) if p.name in banned else p for p in papers]
-
-
-def _retitled(paper: Paper, banned: frozenset[str], kept: Kept | None) -> Paper:
-    return retitle(paper, banned) if kept is None else kept.made("retitle", paper, banned, lambda: retitle(paper, banned))
+    return [made(kept, "retitle", p, banned, lambda p=p: retitle(p, banned)) if p.name in banned else p for p in papers]
 
 
 def unique_slugs(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:

@@ -87,6 +87,12 @@ class Kept:
             self._last, self._used = self._used, {}
 
 
+def made(kept: Kept | None, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any:
+    """make() in a one-off run; under `mkdocs serve` (`kept`), Kept.made: the last run's result
+    while `of` is the very same object and `inputs` compare equal."""
+    return make() if kept is None else kept.made(kind, of, inputs, make)
+
+
 @dataclass
 class Session:
     """Kept by the plugin for the life of `mkdocs serve` and passed to every run."""
