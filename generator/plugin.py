@@ -82,6 +82,11 @@ def _site_title(config: MkDocsConfig) -> str:
     return name.unescape() if isinstance(name, Markup) else name
 
 
+def _search_language(config: MkDocsConfig) -> str:
+    """The language the search index stems and splits words for: the theme's."""
+    return config.theme.get("language") or "en"
+
+
 class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def __init__(self) -> None:
         # Replaced in on_startup; a build started without it (generator.cli) indexes at once.
@@ -176,8 +181,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         if self.streaming:
             # Here, where the number of pages is known: it decides how many parts the index has.
             self._close_stream()
-            language = config.theme.get("language") or "en"
-            self.stream = Stream(language=language, pages=len(pages), part_pages=self.config.search_part_pages)
+            self.stream = Stream(language=_search_language(config), pages=len(pages), part_pages=self.config.search_part_pages)
         return files
 
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder) -> LiveReloadServer:
@@ -238,8 +242,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             stream, self.stream = self.stream, None
             stream.finish(Path(config.site_dir))
             return
-        language = config.theme.get("language") or "en"
-        self.indexer.index(Path(config.site_dir), language=language, part_pages=self.config.search_part_pages)
+        self.indexer.index(Path(config.site_dir), language=_search_language(config), part_pages=self.config.search_part_pages)
 
     def on_build_error(self, *, error: Exception) -> None:
         self._close_stream()

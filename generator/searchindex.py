@@ -87,7 +87,7 @@ class Indexer:
     def __init__(self, *, background: bool = False):
         self.background = background
         self._lock = threading.Lock()
-        self._wanted: tuple[Path, str] | None = None
+        self._wanted: tuple[Path, str, int] | None = None  # site folder, language, pages per part
         self._worker: threading.Thread | None = None
 
     def index(self, site_dir: Path, *, language: str = "en", part_pages: int = PART_PAGES) -> None:
@@ -107,8 +107,9 @@ class Indexer:
                 if job is None:
                     self._worker = None
                     return
+            site_dir, language, part_pages = job
             try:
-                build(job[0], language=job[1], part_pages=job[2])
+                build(site_dir, language=language, part_pages=part_pages)
             except Exception as error:  # e.g. a plain `serve` cleaning the site folder meanwhile
                 # The server keeps running and the next rebuild indexes again; the reader is told.
                 log.warning(f"abstracts: search index not updated: {error}")
