@@ -443,20 +443,15 @@ def first_search_files(site: Path) -> list[bytes]:
     # largest chunk are fetched too; the 10 largest fragments of them all.
     listing = bundle / "parts.json"
     parts = json.loads(listing.read_text(encoding="utf-8"))["parts"] if listing.is_file() else []
-    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-    language = next(iter(entry["languages"].values()))
+    folders = [bundle, *(bundle / part for part in parts)]
+    languages = [next(iter(json.loads((f / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"].values())) for f in folders]
+    by_size = lambda found: sorted(found, key=lambda p: p.stat().st_size)
+    # The first part's scripts and wasm serve every part.
     paths = [site / "assets" / "javascripts" / "search.js", listing]
-    paths += [bundle / name for name in ("pagefind.js", "pagefind-worker.js", f"wasm.{language['wasm']}.pagefind")]
-    largest = lambda pattern, n: sorted(
-        (path for folder in [bundle, *(bundle / part for part in parts)] for path in folder.glob(pattern)),
-        key=lambda p: p.stat().st_size,
-    )[-n:]
-    for folder in [bundle, *(bundle / part for part in parts)]:
-        paths.append(folder / "pagefind-entry.json")
-        meta = json.loads((folder / "pagefind-entry.json").read_text(encoding="utf-8"))
-        paths.append(folder / f"pagefind.{next(iter(meta['languages'].values()))['hash']}.pf_meta")
-        paths += sorted(folder.glob("index/*"), key=lambda p: p.stat().st_size)[-1:]
-    paths += largest("fragment/*", 10)
+    paths += [bundle / name for name in ("pagefind.js", "pagefind-worker.js", f"wasm.{languages[0]['wasm']}.pagefind")]
+    for folder, language in zip(folders, languages):
+        paths += [folder / "pagefind-entry.json", folder / f"pagefind.{language['hash']}.pf_meta", *by_size(folder.glob("index/*"))[-1:]]
+    paths += by_size(path for folder in folders for path in folder.glob("fragment/*"))[-10:]
     return [path.read_bytes() for path in paths if path.is_file()]
 
 
