@@ -17,7 +17,6 @@ from . import lexicon
 from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
-from .parallel import ordered_map
 from .session import Kept, Memo, Session, made
 from .similar import forget, neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
@@ -262,14 +261,15 @@ def add_related(papers: list[Paper], count: int, memo: Memo | None = None, kept:
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
-    def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
-        i, j = pair
-        return _reasons(papers[i], papers[j], found.matrix, i, j, found.terms)
+    sides = _per_paper(_side, papers, kept)  # before the workers fork: they inherit them
+
+    def explain(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
+        return _explain(sides, some, found.matrix, found.terms)
 
     if memo is None:
-        explained = dict(zip(pairs, ordered_map(reasons, pairs)))
+        explained = dict(zip(pairs, explain(pairs)))
     else:
-        explained = _remembered_reasons(papers, pairs, found.matrix, found.terms, reasons, memo, kept)
+        explained = _remembered_reasons(papers, pairs, found.matrix, found.terms, explain, memo, kept)
 
     def related(i: int) -> tuple[Related, ...]:
         return tuple(
@@ -289,7 +289,7 @@ def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
 
 
 def _link_topics(paper: Paper) -> frozenset[str]:
-    """What a reason on a link can name (see `_reasons`), as normalised terms: the paper's tags,
+    """What a reason on a link can name (see `_explain`), as normalised terms: the paper's tags,
     key phrases and name, the vocabulary tags its abstract mentions, the multi-word phrases it
     uses. Papers that share none of these could only be linked by a lone word: on IJCAI 14% of
     links were, with keyword overlap about that of random pairs (similar.UNSUPPORTED_PENALTY
@@ -303,7 +303,7 @@ def _link_topics(paper: Paper) -> frozenset[str]:
 
 
 def _remembered_reasons(
-    papers: list[Paper], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, reasons, memo: Memo, kept: Kept | None = None
+    papers: list[Paper], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain, memo: Memo, kept: Kept | None = None
 ) -> dict:
     """Each pair's reasons, from the last run where what they read is the same. Asked first by
     the two papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that
@@ -327,7 +327,7 @@ def _remembered_reasons(
             value = memo.get(order, lambda: None)
             memo.put(key, (order, value))
         explained[i, j] = value
-    for (i, j, order), value in zip(fresh, ordered_map(reasons, [(i, j) for i, j, _ in fresh])):
+    for (i, j, order), value in zip(fresh, explain([(i, j) for i, j, _ in fresh])):
         memo.put((sides[i], sides[j]), (order, value))
         memo.put(order, value)
         explained[i, j] = value
@@ -335,14 +335,14 @@ def _remembered_reasons(
 
 
 def _paper_digest(paper: Paper) -> bytes:
-    """What `_reasons` reads of a paper besides its TF-IDF row: its name, text, tags, key
+    """What `_explain` reads of a paper besides its TF-IDF row: its name, text, tags, key
     phrases, area and tag scores (candidate phrases and name spellings come from the text)."""
     data = repr((paper.name, paper.text, paper.tags, paper.keyphrases, paper.area, paper.tag_scores)).encode()
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _reason_keys(papers_only: list[bytes], matrix, terms: np.ndarray) -> list[bytes]:
-    """Per paper, a digest of everything `_reasons` reads of it: its TF-IDF row by value (its
+    """Per paper, a digest of everything `_explain` reads of it: its TF-IDF row by value (its
     terms and weights: a row changes when the paper does, or when a word it shares with an
     edited paper changes its document frequency) and _paper_digest. One digest per paper,
     not tuples per pair: hashing those took ~0.3 s an edit at 4,200 papers."""
@@ -358,7 +358,7 @@ def _reason_keys(papers_only: list[bytes], matrix, terms: np.ndarray) -> list[by
 
 
 def _shared_order(matrix, i: int, j: int, terms: np.ndarray) -> tuple[str, ...]:
-    """The terms rows i and j share, in the order `_reasons` reads them (heaviest product first)."""
+    """The terms rows i and j share, in the order `_explain` reads them (heaviest product first)."""
     columns, weights = _shared_terms(matrix, i, j)
     return tuple(terms[columns[np.argsort(-weights, kind="stable")]])
 
@@ -373,21 +373,55 @@ def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     return columns, matrix.data[start_i:end_i][at_i] * matrix.data[start_j:end_j][at_j]
 
 
-@lru_cache(maxsize=32_768)
-def _topic_keys(tags: tuple[str, ...], keyphrases: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(normalise_term(t) for t in (*tags, *keyphrases))
+@dataclass(frozen=True)
+class _Side:
+    """What `_explain` reads of one paper, worked out once per paper, not once per pair."""
+
+    name: str | None
+    text: str
+    area: str
+    tags: tuple[str, ...]
+    tag_set: frozenset[str]
+    terms: tuple[tuple[str, str], ...]  # tags, then key phrases, each with its normalised key
+    topic_keys: frozenset[str]  # those keys
+    keyphrase_keys: tuple[tuple[str, str], ...]  # key phrases with their normalised keys
+    mentioned: frozenset[str]  # the vocabulary tags the abstract mentions
+    phrase_keys: frozenset[str]  # its candidate phrases' keys
+    names: dict[str, str]  # the names it uses, lower-cased -> as written
 
 
-def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[str, ...]:
-    """Why two papers are related: shared names, tags and keyphrases, then the heaviest shared terms."""
+def _side(paper: Paper) -> _Side:
+    terms = tuple((t, normalise_term(t)) for t in (*paper.tags, *paper.keyphrases))
+    return _Side(
+        paper.name, paper.text, paper.area, paper.tags, frozenset(paper.tags), terms, frozenset(key for _, key in terms),
+        terms[len(paper.tags):], _mentioned(paper.tag_scores), _phrase_keys(paper.candidate_phrases), _name_spellings(paper.text),
+    )
+
+
+def _explain(sides, pairs: list[tuple[int, int]], matrix, vocabulary: np.ndarray) -> list[tuple[str, ...]]:
+    """Why each pair (i, j) of papers is related: shared names, tags and key phrases, then the
+    heaviest shared terms, at most 4. `sides`: per paper index, its `_Side`. The terms two
+    rows share are found for all pairs at once (`_shared_in_order`), and only for the pairs
+    whose tags, phrases and names give fewer than 3 reasons."""
+    named = [_named_reasons(sides[i], sides[j]) for i, j in pairs]
+    short = [k for k, reasons in enumerate(named) if len(reasons) < 3]
+    facts: dict[str, list] = {}  # per term, what `_telling` asks of it (this run's models: no module cache)
+    for k, shared in zip(short, _shared_in_order(matrix, [pairs[k] for k in short], vocabulary)):
+        i, j = pairs[k]
+        named[k] = _term_reasons(sides[i], sides[j], named[k], shared, facts)
+    return [tuple(reasons[:4]) for reasons in named]
+
+
+def _named_reasons(a: _Side, b: _Side) -> list[str]:
+    """Shared names, tags and key phrases (see `_explain`)."""
     reasons: list[str] = []
     if a.name and a.name in b.text:
         reasons.append(a.name)
     if b.name and b.name in a.text and b.name not in reasons:
         reasons.append(b.name)
-    b_tags = _topic_keys(b.tags, b.keyphrases)
-    for term in [*a.tags, *a.keyphrases]:
-        if normalise_term(term) in b_tags and term not in reasons:
+    b_tags = b.topic_keys
+    for term, key in a.terms:
+        if key in b_tags and term not in reasons:
             reasons.append(term)
     # A tag of one paper that the other abstract mentions too (below its own tag threshold).
     for tag in _mentioned_tags(a, b):
@@ -397,35 +431,74 @@ def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[st
     for phrase in _used_keyphrases(a, b):
         if phrase not in reasons:
             reasons.append(phrase)
-    if len(reasons) < 3:
-        columns, weights = _shared_terms(matrix, i, j)
-        taken = {word for r in reasons for word in normalise_term(r).split()}
-        phrases = _phrase_keys(a.candidate_phrases) & _phrase_keys(b.candidate_phrases)
-        a_names, b_names = _name_spellings(a.text), _name_spellings(b.text)
-        names = frozenset(a_names.keys() & b_names.keys())
-        for index in np.argsort(-weights, kind="stable"):
-            term = str(vocabulary[columns[index]])
-            if not _telling(term, phrases, names) or set(normalise_term(term).split()) <= taken:
-                continue
-            if normalise_keyword(term) in reasons:  # 'llm' after 'large language models'
-                continue
-            reasons.append(a_names.get(term, term))  # a name as the abstract writes it
-            taken |= set(normalise_term(term).split())
-            if len(reasons) >= 4:
-                break
-        if not reasons:
-            reasons.append(_fallback_reason(a, b, vocabulary, columns, weights))
-    return tuple(reasons[:4])
+    return reasons
 
 
-def _mentioned_tags(a: Paper, b: Paper) -> list[str]:
-    b_mentions, a_mentions = _mentioned(b.tag_scores), _mentioned(a.tag_scores)
-    return [t for t in a.tags if t in b_mentions and t not in b.tags] + [t for t in b.tags if t in a_mentions and t not in a.tags]
+def _term_reasons(a: _Side, b: _Side, reasons: list[str], shared: list[str], facts: dict[str, list]) -> list[str]:
+    """`reasons` completed with the heaviest shared terms that tell something (`_telling`;
+    `shared`: the terms both rows have, heaviest product first), else the fallback."""
+    taken = {word for r in reasons for word in normalise_term(r).split()}
+    phrases = a.phrase_keys & b.phrase_keys
+    a_names, b_names = a.names, b.names
+    names = a_names.keys() & b_names.keys()
+    for term in shared:
+        known = facts.get(term)
+        if known is None:  # [a lone word?, its key, its key's words, whether its shape can tell, its keyword form]
+            key = normalise_term(term)
+            known = facts[term] = [len(term.split()) == 1, key, frozenset(key.split()), None, None]
+        if not _telling(term, known, phrases, names) or known[2] <= taken:
+            continue
+        if known[4] is None:
+            known[4] = normalise_keyword(term)
+        if known[4] in reasons:  # 'llm' after 'large language models'
+            continue
+        reasons.append(a_names.get(term, term))  # a name as the abstract writes it
+        taken |= known[2]
+        if len(reasons) >= 4:
+            break
+    if not reasons:
+        reasons.append(_fallback_reason(a, b, shared))
+    return reasons
 
 
-def _used_keyphrases(a: Paper, b: Paper) -> list[str]:
-    a_phrases, b_phrases = _phrase_keys(a.candidate_phrases), _phrase_keys(b.candidate_phrases)
-    return [k for k in a.keyphrases if normalise_term(k) in b_phrases] + [k for k in b.keyphrases if normalise_term(k) in a_phrases]
+def _telling(term: str, known: list, shared_phrases: frozenset[str], shared_names) -> bool:
+    """A shared term worth showing as a reason: a name both abstracts use, or a phrase both
+    abstracts really contain (not two words that only meet across a comma: 'models distillation').
+    `known`: what `_term_reasons` remembers of the term, filled in here as asked."""
+    if known[0]:
+        # A lone word is a reason only when it is a name ('nerf' for NeRF): 'enabling',
+        # 'transition' or 'efficiency' tell a reader nothing. The matrix is lower case,
+        # so the name is looked up in how either abstract spells it.
+        return term in shared_names
+    if known[1] not in shared_phrases:
+        return False
+    if known[3] is None:
+        known[3] = _phrase_like(term) and not all(w in _BOILERPLATE for w in term.split())
+    return known[3]
+
+
+def _shared_in_order(matrix, pairs: list[tuple[int, int]], vocabulary: np.ndarray) -> list[list[str]]:
+    """Per pair (i, j), the terms rows i and j share, heaviest product first (ties: column
+    order), as `_shared_order` reads them; all pairs in a few array operations."""
+    if not pairs:
+        return []
+    rows_i, rows_j = np.array(pairs, dtype=np.int64).T
+    products = matrix[rows_i].multiply(matrix[rows_j]).tocsr()
+    products.sort_indices()
+    pair_of = np.repeat(np.arange(len(pairs)), np.diff(products.indptr))
+    order = np.argsort(-products.data, kind="stable")
+    order = order[np.argsort(pair_of[order], kind="stable")]
+    terms = vocabulary[products.indices[order]].tolist()
+    bounds = products.indptr.tolist()
+    return [terms[start:end] for start, end in zip(bounds, bounds[1:])]
+
+
+def _mentioned_tags(a: _Side, b: _Side) -> list[str]:
+    return [t for t in a.tags if t in b.mentioned and t not in b.tag_set] + [t for t in b.tags if t in a.mentioned and t not in a.tag_set]
+
+
+def _used_keyphrases(a: _Side, b: _Side) -> list[str]:
+    return [k for k, key in a.keyphrase_keys if key in b.phrase_keys] + [k for k, key in b.keyphrase_keys if key in a.phrase_keys]
 
 
 @lru_cache(maxsize=32_768)
@@ -433,14 +506,13 @@ def _mentioned(tag_scores: tuple[tuple[str, float], ...]) -> frozenset[str]:
     return frozenset(tag for tag, _ in tag_scores)
 
 
-def _fallback_reason(a: Paper, b: Paper, vocabulary, columns: np.ndarray, weights: np.ndarray) -> str:
+def _fallback_reason(a: _Side, b: _Side, shared: list[str]) -> str:
     """When the papers share no tag, phrase or name, every link still says something: their
     common area, else their heaviest shared content word (the one kind of reason
     `evaluate`'s reason quality counts as unusable, so it stays visible)."""
     if a.area and a.area == b.area:
         return a.area
-    for index in np.argsort(-weights, kind="stable"):
-        term = str(vocabulary[columns[index]])
+    for term in shared:
         if " " not in term and len(term) >= 3 and term not in _BOILERPLATE and not term.endswith(("ly", "ed")) and not term.isdigit():
             return term
     return a.area
@@ -458,19 +530,8 @@ def _phrase_keys(candidates: tuple[tuple[str, str, int], ...]) -> frozenset[str]
 @lru_cache(maxsize=32_768)
 def _name_spellings(text: str) -> dict[str, str]:
     """The names an abstract uses (CamelCase, digits, capitals: 'PointMamba'), lower-cased -> as written."""
-    return {t.lower(): t for t in sorted(_text_tokens(text)) if looks_like_name(t) and t not in GENERIC_ACRONYMS}
-
-
-def _telling(term: str, shared_phrases: frozenset[str], shared_names: frozenset[str]) -> bool:
-    """A shared term worth showing as a reason: a name both abstracts use, or a phrase both
-    abstracts really contain (not two words that only meet across a comma: 'models distillation')."""
-    words = term.split()
-    if len(words) == 1:
-        # A lone word is a reason only when it is a name ('nerf' for NeRF): 'enabling',
-        # 'transition' or 'efficiency' tell a reader nothing. The matrix is lower case,
-        # so the name is looked up in how either abstract spells it.
-        return term in shared_names
-    return normalise_term(term) in shared_phrases and _phrase_like(term) and not all(w in _BOILERPLATE for w in words)
+    # Only tokens with a capital can look like a name (names.looks_like_name): the test first.
+    return {t.lower(): t for t in sorted(t for t in _text_tokens(text) if t.lower() != t) if looks_like_name(t) and t not in GENERIC_ACRONYMS}
 
 
 MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)
