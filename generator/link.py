@@ -22,7 +22,7 @@ from .similar import forget, neighbours, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .keyphrases import fragments, phrase_model
 from .learned import choices
-from .keyphrases import probability as phrase_probability
+from .keyphrases import probabilities as phrase_probabilities
 from .tagevidence import tag_model
 from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
 from .textutil import normalise_term
@@ -114,18 +114,38 @@ def _phrase_like(phrase: str) -> bool:
 @lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
 def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
     words = phrase.lower().split()
-    first, last = words[0], words[-1]
-    return (
-        first not in _NOT_PHRASE_START
-        and not first.endswith("ly")
-        and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
-        and _AUXILIARIES.isdisjoint(words)
-        and first not in verbs
-        and last not in verbs
-    )
+    return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _AUXILIARIES.isdisjoint(words)
+
+
+def _can_start(word: str, verbs: frozenset[str]) -> bool:
+    return word not in _NOT_PHRASE_START and not word.endswith("ly") and word not in verbs
+
+
+def _can_end(word: str, verbs: frozenset[str]) -> bool:
+    return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs
 
 
 _AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
+
+
+def _phrases_like(phrases: list[str]) -> list[bool]:
+    """_phrase_like of each phrase (link asks it of ~200,000 candidates, mostly distinct),
+    each first and last word judged once."""
+    verbs = choices().verbs
+    starts: dict[str, bool] = {}
+    ends: dict[str, bool] = {}
+    result = []
+    for phrase in phrases:
+        words = phrase.lower().split()
+        first, last = words[0], words[-1]
+        can_start = starts.get(first)
+        if can_start is None:
+            can_start = starts[first] = _can_start(first, verbs)
+        can_end = ends.get(last)
+        if can_end is None:
+            can_end = ends[last] = _can_end(last, verbs)
+        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words))
+    return result
 
 
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
@@ -177,38 +197,68 @@ def add_keyphrases(papers: list[Paper], memo: Memo | None = None, kept: Kept | N
     With a `memo` (mkdocs serve), a paper is scored again only when its candidates, its tags,
     the collection's size or the document frequency of one of its candidates changed."""
     n = len(papers)
-    document_frequency: Counter[str] = Counter()
-    for paper in papers:
-        document_frequency.update(_phrase_keys(paper.candidate_phrases))  # keys are unique per paper
+    # Keys are unique per paper: how many papers have a key is how often it is listed.
+    document_frequency = Counter(key for paper in papers for key, _, _ in paper.candidate_phrases)
     max_df = max(3, int(0.05 * n))
     model = phrase_model()
-    result = []
-    for paper in papers:
-        if memo is None:
-            keyphrases, tags = _keyphrases(paper, document_frequency, max_df, n, model)
-        else:
-            frequencies = tuple(map(document_frequency.__getitem__, _candidate_keys(paper.candidate_phrases)))
-            key = ("keyphrases", paper.candidate_phrases, paper.acronyms, paper.tags, frequencies, n, id(model))
-            keyphrases, tags = memo.get(key, lambda: _keyphrases(paper, document_frequency, max_df, n, model))
-        result.append(_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags))
-    return result
+    if memo is None:
+        found = _keyphrases(papers, document_frequency, max_df, n, model)
+    else:
+        keys = [
+            ("keyphrases", p.candidate_phrases, p.acronyms, p.tags, tuple(map(document_frequency.__getitem__, _candidate_keys(p.candidate_phrases))), n, id(model))
+            for p in papers
+        ]
+        missing = [i for i, key in enumerate(keys) if not memo.known(key)]
+        fresh = dict(zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, model)))
+        found = [memo.get(key, lambda i=i: fresh[i]) for i, key in enumerate(keys)]
+    return [_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
 
 
-def _keyphrases(paper: Paper, document_frequency: Counter[str], max_df: int, n: int, model) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """One paper's keyphrases and its tags filled up from them (see add_keyphrases)."""
+def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
+    candidates of all papers are scored at once (`keyphrases.probabilities`)."""
+    candidates = [c for paper in papers for c in paper.candidate_phrases]
+    keys = [key for key, _, _ in candidates]
+    sizes = np.fromiter((len(p.candidate_phrases) for p in papers), dtype=np.int64, count=len(papers))
+    starts = np.cumsum(sizes) - sizes
+    paper_of = np.repeat(np.arange(len(papers)), sizes)
+    counts = np.fromiter((count for _, _, count in candidates), dtype=np.int64, count=len(candidates))
+    dfs = np.fromiter(map(document_frequency.__getitem__, keys), dtype=np.int64, count=len(keys))
+    longer = np.zeros(len(candidates), dtype=np.int64)
+    defined = np.zeros(len(candidates), dtype=bool)
+    scored = dfs <= max_df
+    for paper, start in zip(papers, starts.tolist()):
+        where = dict(zip(_candidate_keys(paper.candidate_phrases), range(start, start + len(paper.candidate_phrases))))
+        for part, count in fragments(paper.candidate_phrases).items():
+            if part in where:
+                longer[where[part]] = count
+        for tag in paper.tags:
+            if normalise_term(tag) in where:
+                scored[where[normalise_term(tag)]] = False
+        for acronym in paper.acronyms:  # 'test-time training (TTT)'
+            if normalise_term(acronym.long) in where:
+                defined[where[normalise_term(acronym.long)]] = True
+    spellings = [spelling for _, spelling, _ in candidates]
+    scored[scored] = _phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
+    chosen = np.flatnonzero(scored)
+    positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]
+    # How likely authors would give each phrase as a keyword (`keyphrases`, learned).
+    scored_keys = [keys[i] for i in chosen.tolist()]
+    probabilities = phrase_probabilities(
+        scored_keys, [spellings[i] for i in chosen.tolist()], counts[chosen], positions, dfs[chosen], n, longer[chosen], defined[chosen], model
+    )
+    bounds = np.searchsorted(paper_of[chosen], np.arange(len(papers) + 1)).tolist()
+    return [
+        _chosen(paper, [(-probabilities[k], scored_keys[k]) for k in range(bounds[p], bounds[p + 1])], document_frequency, model)
+        for p, paper in enumerate(papers)
+    ]
+
+
+def _chosen(paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
+    filled up from them."""
     counts = {key: count for key, _, count in paper.candidate_phrases}
     display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
-    tag_keys = {normalise_term(t) for t in paper.tags}
-    longer = fragments(paper.candidate_phrases)
-    defined = {normalise_term(a.long) for a in paper.acronyms}  # 'test-time training (TTT)'
-    total = len(paper.candidate_phrases)
-    scored = []
-    for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
-        df = document_frequency[key]
-        if key in tag_keys or df > max_df or not _phrase_like(spelling):
-            continue
-        # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
-        scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model, key in defined), key))
     scored.sort()
     chosen: list[str] = []
     for minus_probability, key in scored:
