@@ -9,7 +9,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -18,8 +18,9 @@ from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
 from .session import Kept, Memo, Session, made
-from .similar import forget, neighbours, vectors
+from .similar import forget, neighbours
 from .names import GENERIC_ACRONYMS, looks_like_name
+from .parallel import Later
 from .keyphrases import fragments, phrase_model
 from .learned import choices
 from .keyphrases import probabilities as phrase_probabilities
@@ -296,22 +297,26 @@ def document(paper: Paper) -> str:
     return " ".join([paper.title if paper.given_title else "", URL.sub(" ", paper.text), *paper.tags, *paper.tags, *paper.keyphrases])
 
 
-def add_related(papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None) -> list[Paper]:
+def add_related(
+    papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None, names: list[dict[str, str]] | None = None
+) -> list[Paper]:
     """The `count` most related papers (see generator.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
-    TF-IDF rows changed since the last run, and words only in documents that changed."""
+    TF-IDF rows changed since the last run, and words only in documents that changed.
+    `names`: per paper, the names its abstract uses, when worked out already (`_from_texts`)."""
     if len(papers) < 2 or count <= 0:
         return papers
     from .topics import start  # (topics imports this module)
 
     documents = _per_paper(document, papers, kept)
-    vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
-    start(documents)  # the topic map's vectors, on the other core while related papers are found
     found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
+    # The topic map's vectors, on the other core while the reasons are worked out (the candidate
+    # search before used both cores). The forked process inherits the remembered TF-IDF.
+    start(documents)
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
-    sides = _per_paper(_side, papers, kept)  # before the workers fork: they inherit them
+    sides = _per_paper(_side, papers, kept) if names is None else [_side(p, used) for p, used in zip(papers, names)]
 
     def explain(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
         return _explain(sides, some, found.matrix, found.terms)
@@ -440,11 +445,13 @@ class _Side:
     names: dict[str, str]  # the names it uses, lower-cased -> as written
 
 
-def _side(paper: Paper) -> _Side:
+def _side(paper: Paper, names: dict[str, str] | None = None) -> _Side:
+    """`names`: _name_spellings of its abstract, when worked out already."""
     terms = tuple((t, normalise_term(t)) for t in (*paper.tags, *paper.keyphrases))
     return _Side(
         paper.name, paper.text, paper.area, paper.tags, frozenset(paper.tags), terms, frozenset(key for _, key in terms),
-        terms[len(paper.tags):], _mentioned(paper.tag_scores), _phrase_keys(paper.candidate_phrases), _name_spellings(paper.text),
+        terms[len(paper.tags):], _mentioned(paper.tag_scores), _phrase_keys(paper.candidate_phrases),
+        _name_spellings(paper.text) if names is None else names,
     )
 
 
@@ -607,9 +614,25 @@ def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
     return any(word in lowered for word in meaning.split() if len(word) > 3)
 
 
-def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+def add_mentions(papers: list[Paper], kept: Kept | None = None, sites: list[tuple[int, str, int]] | None = None) -> list[Paper]:
     """Link a name one paper introduces wherever another abstract uses it. Only name-like
-    names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once."""
+    names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once.
+    `sites`: `mention_sites(papers)` when worked out already."""
+    mentions: dict[int, list[Mention]] = defaultdict(list)
+    mentioned_by: dict[int, list[Mention]] = defaultdict(list)
+    for index, name, target in mention_sites(papers) if sites is None else sites:
+        paper, t = papers[index], papers[target]
+        mentions[index].append(Mention(name, t.id, t.slug, t.title))
+        mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
+    return [
+        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
+        for i, p in enumerate(papers)
+    ]
+
+
+def mention_sites(papers: list[Paper]) -> list[tuple[int, str, int]]:
+    """(paper, name, the paper introducing it) for each name an abstract mentions (see
+    add_mentions). Reads only names, acronyms and abstracts, which linking does not change."""
     introducers: dict[str, list[int]] = defaultdict(list)
     for index, paper in enumerate(papers):
         words = paper.name.split() if paper.name else []
@@ -617,15 +640,14 @@ def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
             introducers[paper.name].append(index)
     names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
     if not names:
-        return papers
+        return []
     # A name in a large share of abstracts belongs to the field, whoever seems to introduce it.
     limit = max(10, len(papers) // 50)
     frequency = Counter(name for paper in papers for name in _tokens(paper) & names.keys())
     names = {name: index for name, index in names.items() if frequency[name] <= limit}
     single = {name for name in names if " " not in name}
     multi = sorted(names.keys() - single)
-    mentions: dict[int, list[Mention]] = defaultdict(list)
-    mentioned_by: dict[int, list[Mention]] = defaultdict(list)
+    sites = []
     for index, paper in enumerate(papers):
         # Set intersection, not one regex per name: linear in the corpus.
         found = (_tokens(paper) & single) | {n for n in multi if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", paper.text)}
@@ -637,13 +659,8 @@ def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
             meaning = {a.short: normalise_term(a.long) for a in papers[target].acronyms}.get(name)
             if meaning and not _same_meaning(meaning, defined_here.get(name), paper.text):
                 continue  # same letters, another thing: SAM (sharpness-aware) is not SAM (segment anything)
-            t = papers[target]
-            mentions[index].append(Mention(name, t.id, t.slug, t.title))
-            mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
-    return [
-        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
-        for i, p in enumerate(papers)
-    ]
+            sites.append((index, name, target))
+    return sites
 
 
 def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
@@ -667,8 +684,17 @@ def link(papers: list[Paper], related_count: int, session: Session | None = None
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
+    # What only the abstracts decide (names they mention, names they use) in a forked process
+    # while key phrases are scored here. Under `mkdocs serve` `kept` has most of it already.
+    texts = Later(partial(_from_texts, papers)) if kept is None else None
     papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
     papers = unique_titles(papers, kept)
-    papers = add_mentions(papers, kept)
-    return add_related(papers, related_count, session.reasons if session is not None else None, kept)
+    sites, names = texts.result() if texts is not None else (None, None)
+    papers = add_mentions(papers, kept, sites)
+    return add_related(papers, related_count, session.reasons if session is not None else None, kept, names)
+
+
+def _from_texts(papers: list[Paper]) -> tuple[list[tuple[int, str, int]], list[dict[str, str]]]:
+    """mention_sites, and the names each abstract uses (`_Side.names`)."""
+    return mention_sites(papers), [_name_spellings(p.text) for p in papers]
 
