@@ -18,7 +18,7 @@ from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
 from .session import Kept, Memo, Session, made
-from .similar import forget, neighbours
+from .similar import Numbered, forget, neighbours, numbered, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .parallel import Later
 from .keyphrases import fragments, phrase_model
@@ -292,23 +292,31 @@ def _candidate_keys(candidates: tuple[tuple[str, str, int], ...]) -> tuple[str, 
 
 
 def document(paper: Paper) -> str:
-    # Tags and keyphrases repeated so that shared topics weigh more than shared words;
-    # URLs left out: 'github', 'com' or a user name relate nothing.
-    return " ".join([paper.title if paper.given_title else "", URL.sub(" ", paper.text), *paper.tags, *paper.tags, *paper.keyphrases])
+    # Tags and keyphrases repeated so that shared topics weigh more than shared words.
+    return " ".join([_document_head(paper), *paper.tags, *paper.tags, *paper.keyphrases])
+
+
+def _document_head(paper: Paper) -> str:
+    """What begins a paper's document and linking does not change: its given title and its
+    abstract, URLs left out ('github', 'com' or a user name relate nothing)."""
+    return f"{paper.title if paper.given_title else ''} {URL.sub(' ', paper.text)}"
 
 
 def add_related(
-    papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None, names: list[dict[str, str]] | None = None
+    papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None, names: list[dict[str, str]] | None = None,
+    heads: Numbered | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
     TF-IDF rows changed since the last run, and words only in documents that changed.
-    `names`: per paper, the names its abstract uses, when worked out already (`_from_texts`)."""
+    `names`, `heads`: per paper, the names its abstract uses and the words its document begins
+    with, when worked out already (`_from_texts`)."""
     if len(papers) < 2 or count <= 0:
         return papers
     from .topics import start  # (topics imports this module)
 
     documents = _per_paper(document, papers, kept)
+    vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
     found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
     # The topic map's vectors, on the other core while the reasons are worked out (the candidate
     # search before used both cores). The forked process inherits the remembered TF-IDF.
@@ -689,12 +697,13 @@ def link(papers: list[Paper], related_count: int, session: Session | None = None
     texts = Later(partial(_from_texts, papers)) if kept is None else None
     papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
     papers = unique_titles(papers, kept)
-    sites, names = texts.result() if texts is not None else (None, None)
+    sites, names, heads = texts.result() if texts is not None else (None, None, None)
     papers = add_mentions(papers, kept, sites)
-    return add_related(papers, related_count, session.reasons if session is not None else None, kept, names)
+    return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads)
 
 
-def _from_texts(papers: list[Paper]) -> tuple[list[tuple[int, str, int]], list[dict[str, str]]]:
-    """mention_sites, and the names each abstract uses (`_Side.names`)."""
-    return mention_sites(papers), [_name_spellings(p.text) for p in papers]
+def _from_texts(papers: list[Paper]) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered]:
+    """mention_sites, the names each abstract uses (`_Side.names`) and the words each
+    document begins with (`similar.vectors`)."""
+    return mention_sites(papers), [_name_spellings(p.text) for p in papers], numbered([_document_head(p) for p in papers])
 
