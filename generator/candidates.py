@@ -30,13 +30,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from .parallel import Later
+from .parallel import halves
 
 QUANTUM_BITS = 14  # raw weights are below ~40 (1 + ln tf, times idf <= ~10): integers < 2^20
 MARGIN = 40  # candidates kept per paper for the next run beyond `width` (at 40 + 40: ~0.01 of cosine)
@@ -121,12 +120,8 @@ def _whole_rows(weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray,
     threads took 0.9 s of CPU, ~0.45 s wall)."""
     factors = _factors(weights)
     with threadpool_limits(1, user_api="blas"):
-        if len(rows) < 2 * ROW_BLOCK:
-            return _search(factors, norms, rows, keep)
-        middle = len(rows) // 2
-        second = Later(partial(_search, factors, norms, rows[middle:], keep))
-        first = _search(factors, norms, rows[:middle], keep)
-        return tuple(np.concatenate(halves) for halves in zip(first, second.result()))
+        parts = halves(lambda some: _search(factors, norms, some, keep), rows)
+    return tuple(np.concatenate(part) for part in zip(*parts))
 
 
 def _factors(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.csr_matrix, sparse.csr_matrix]:
