@@ -610,7 +610,7 @@ def _tokens(paper: Paper) -> frozenset[str]:
 def _text_tokens(text: str) -> frozenset[str]:
     """An abstract's tokens; cached, as common names and mentions both need them (and
     `mkdocs serve` relinks unchanged abstracts on every edit)."""
-    return frozenset(t.rstrip(".-") for t in _TOKEN.findall(text))
+    return frozenset(_TOKEN.findall(text))  # a token never ends in '.' or '-' (_TOKEN's last character)
 
 
 def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
