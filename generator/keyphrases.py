@@ -16,6 +16,7 @@ author keyword (`data/keyword_phrases.tsv`). Parameters: `data/keyphrase_evidenc
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -26,7 +27,7 @@ import numpy as np
 import yaml
 
 from . import lexicon
-from .learned import logistic
+from .learned import choices, logistic
 from .textutil import singular
 
 FEATURES = (
@@ -37,6 +38,60 @@ _GENERIC_HEADS = lexicon.words("generic_heads")
 
 # libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# First words that make a phrase a clause fragment, last words that leave it dangling.
+_NOT_PHRASE_START = lexicon.words("not_phrase_start")
+# The title gate's adjective endings (`titlegate.adjective_end`) and more: a key phrase also
+# never ends on an adverb or participle ('-ly', '-ed') nor on '-less', '-ary' adjectives.
+_ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
+
+
+def phrase_like(phrase: str) -> bool:
+    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
+    nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
+    'obtain human'; `learned.choices().verbs`)."""
+    return _phrase_like_with(phrase, choices().verbs)
+
+
+@lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
+def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
+    words = phrase.lower().split()
+    return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _AUXILIARIES.isdisjoint(words)
+
+
+def _can_start(word: str, verbs: frozenset[str]) -> bool:
+    return word not in _NOT_PHRASE_START and not word.endswith("ly") and word not in verbs
+
+
+def _can_end(word: str, verbs: frozenset[str]) -> bool:
+    return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs
+
+
+_AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
+
+
+def phrases_like(phrases: list[str]) -> list[bool]:
+    """phrase_like of each phrase (link asks it of ~200,000 candidates, mostly distinct),
+    each first and last word judged once."""
+    verbs = choices().verbs
+    starts: dict[str, bool] = {}
+    ends: dict[str, bool] = {}
+    result = []
+    for phrase in phrases:
+        words = phrase.lower().split()
+        first, last = words[0], words[-1]
+        can_start = starts.get(first)
+        if can_start is None:
+            can_start = starts[first] = _can_start(first, verbs)
+        can_end = ends.get(last)
+        if can_end is None:
+            can_end = ends[last] = _can_end(last, verbs)
+        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words))
+    return result
+
+
+_NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
 """Corpus level: what needs every paper at once. Keyphrases weighted against the corpus,
-related papers (TF-IDF cosine) with the shared terms that explain them, mentions of
-one paper's name in another's abstract, unique slugs and titles, the glossary."""
+related papers (TF-IDF cosine, generator.similar) with the shared terms that explain them
+(generator.reasons), mentions of one paper's name in another's abstract, unique slugs and
+titles, the glossary. What only the abstracts decide is worked out in a forked process while
+key phrases are scored (`link`)."""
 
 from __future__ import annotations
 
-import hashlib
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
@@ -13,7 +13,6 @@ from functools import lru_cache, partial
 
 import numpy as np
 
-from . import lexicon
 from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
@@ -21,11 +20,12 @@ from .session import Kept, Memo, Session, made
 from .similar import Numbered, forget, neighbours, numbered, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
 from .parallel import Later
-from .keyphrases import fragments, phrase_model
-from .learned import choices
+from .reasons import explain, mentioned, paper_digest, remembered, side
+from .keyphrases import fragments, phrase_model, phrases_like
+from .keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
 from .keyphrases import probabilities as phrase_probabilities
 from .tagevidence import tag_model
-from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
+from .tagging import MAX_TAGS, MIN_TAGS
 from .textutil import normalise_term
 
 MAX_KEYPHRASES = 6
@@ -98,60 +98,6 @@ DOMINANT_MIN_PAPERS = 50
 # In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
 COMMON_TAG_SHARE = 0.10
 COMMON_MIN_PAPERS = 1000
-# First words that make a phrase a clause fragment, last words that leave it dangling.
-_NOT_PHRASE_START = lexicon.words("not_phrase_start")
-# The title gate's adjective endings (`titlegate.adjective_end`) and more: a key phrase also
-# never ends on an adverb or participle ('-ly', '-ed') nor on '-less', '-ary' adjectives.
-_ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
-
-
-def _phrase_like(phrase: str) -> bool:
-    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
-    nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
-    'obtain human'; `learned.choices().verbs`)."""
-    return _phrase_like_with(phrase, choices().verbs)
-
-
-@lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
-def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
-    words = phrase.lower().split()
-    return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _AUXILIARIES.isdisjoint(words)
-
-
-def _can_start(word: str, verbs: frozenset[str]) -> bool:
-    return word not in _NOT_PHRASE_START and not word.endswith("ly") and word not in verbs
-
-
-def _can_end(word: str, verbs: frozenset[str]) -> bool:
-    return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs
-
-
-_AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
-
-
-def _phrases_like(phrases: list[str]) -> list[bool]:
-    """_phrase_like of each phrase (link asks it of ~200,000 candidates, mostly distinct),
-    each first and last word judged once."""
-    verbs = choices().verbs
-    starts: dict[str, bool] = {}
-    ends: dict[str, bool] = {}
-    result = []
-    for phrase in phrases:
-        words = phrase.lower().split()
-        first, last = words[0], words[-1]
-        can_start = starts.get(first)
-        if can_start is None:
-            can_start = starts[first] = _can_start(first, verbs)
-        can_end = ends.get(last)
-        if can_end is None:
-            can_end = ends[last] = _can_end(last, verbs)
-        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words))
-    return result
-
-
-_NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
-
-
 def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
     'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
@@ -240,7 +186,7 @@ def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: i
             if normalise_term(acronym.long) in where:
                 defined[where[normalise_term(acronym.long)]] = True
     spellings = [spelling for _, spelling, _ in candidates]
-    scored[scored] = _phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
+    scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
     chosen = np.flatnonzero(scored)
     positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]
     # How likely authors would give each phrase as a keyword (`keyphrases`, learned).
@@ -324,15 +270,17 @@ def add_related(
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
-    sides = _per_paper(_side, papers, kept) if names is None else [_side(p, used) for p, used in zip(papers, names)]
+    if names is None:
+        names = _per_paper(_names, papers, kept)
+    sides = [side(p, used) for p, used in zip(papers, names)] if kept is None else [kept.get("side", p, lambda p=p, used=used: side(p, used)) for p, used in zip(papers, names)]
 
-    def explain(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
-        return _explain(sides, some, found.matrix, found.terms)
+    def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
+        return explain(sides, some, found.matrix, found.terms)
 
     if memo is None:
-        explained = dict(zip(pairs, explain(pairs)))
+        explained = dict(zip(pairs, explained_pairs(pairs)))
     else:
-        explained = _remembered_reasons(papers, pairs, found.matrix, found.terms, explain, memo, kept)
+        explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
 
     def related(i: int) -> tuple[Related, ...]:
         return tuple(
@@ -358,238 +306,11 @@ def _link_topics(paper: Paper) -> frozenset[str]:
     links were, with keyword overlap about that of random pairs (similar.UNSUPPORTED_PENALTY
     ranks such candidates lower). Names other papers use are left out: looking for them in
     every abstract took 0.6 s at 4,200 papers and changed no figure."""
-    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *_mentioned(paper.tag_scores))}
+    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *mentioned(paper.tag_scores))}
     topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
     if paper.name:
         topics.add(paper.name.lower())
     return frozenset(topics)
-
-
-def _remembered_reasons(
-    papers: list[Paper], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain, memo: Memo, kept: Kept | None = None
-) -> dict:
-    """Each pair's reasons, from the last run where what they read is the same. Asked first by
-    the two papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that
-    changes a word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is
-    asked again by what its reasons read of the rows: the shared terms, heaviest first
-    (_shared_order, ~1/7 of the time of working the reasons out)."""
-    papers_only = _per_paper(_paper_digest, papers, kept)
-    sides = _reason_keys(papers_only, matrix, terms)
-    explained: dict[tuple[int, int], tuple[str, ...]] = {}
-    fresh = []
-    for i, j in pairs:
-        key = (sides[i], sides[j])
-        if memo.known(key):
-            order, value = memo.get(key, lambda: None)
-            memo.get(order, lambda: value)  # kept for the run when the rows change
-        else:
-            order = (papers_only[i], papers_only[j], _shared_order(matrix, i, j, terms))
-            if not memo.known(order):
-                fresh.append((i, j, order))
-                continue
-            value = memo.get(order, lambda: None)
-            memo.put(key, (order, value))
-        explained[i, j] = value
-    for (i, j, order), value in zip(fresh, explain([(i, j) for i, j, _ in fresh])):
-        memo.put((sides[i], sides[j]), (order, value))
-        memo.put(order, value)
-        explained[i, j] = value
-    return explained
-
-
-def _paper_digest(paper: Paper) -> bytes:
-    """What `_explain` reads of a paper besides its TF-IDF row: its name, text, tags, key
-    phrases, area and tag scores (candidate phrases and name spellings come from the text)."""
-    data = repr((paper.name, paper.text, paper.tags, paper.keyphrases, paper.area, paper.tag_scores)).encode()
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def _reason_keys(papers_only: list[bytes], matrix, terms: np.ndarray) -> list[bytes]:
-    """Per paper, a digest of everything `_explain` reads of it: its TF-IDF row by value (its
-    terms and weights: a row changes when the paper does, or when a word it shares with an
-    edited paper changes its document frequency) and _paper_digest. One digest per paper,
-    not tuples per pair: hashing those took ~0.3 s an edit at 4,200 papers."""
-    keys = []
-    for i, paper in enumerate(papers_only):
-        start, end = matrix.indptr[i], matrix.indptr[i + 1]
-        digest = hashlib.blake2b(f"{end - start}\0".encode(), digest_size=16)  # the count first: no two rows read alike
-        digest.update(matrix.data[start:end].tobytes())
-        digest.update("\0".join(terms[matrix.indices[start:end]]).encode())
-        digest.update(paper)
-        keys.append(digest.digest())
-    return keys
-
-
-def _shared_order(matrix, i: int, j: int, terms: np.ndarray) -> tuple[str, ...]:
-    """The terms rows i and j share, in the order `_explain` reads them (heaviest product first)."""
-    columns, weights = _shared_terms(matrix, i, j)
-    return tuple(terms[columns[np.argsort(-weights, kind="stable")]])
-
-
-def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-    """Columns two CSR rows share and the product of their weights (no sparse-matrix objects)."""
-    start_i, end_i = matrix.indptr[i], matrix.indptr[i + 1]
-    start_j, end_j = matrix.indptr[j], matrix.indptr[j + 1]
-    columns, at_i, at_j = np.intersect1d(
-        matrix.indices[start_i:end_i], matrix.indices[start_j:end_j], assume_unique=True, return_indices=True
-    )
-    return columns, matrix.data[start_i:end_i][at_i] * matrix.data[start_j:end_j][at_j]
-
-
-@dataclass(frozen=True)
-class _Side:
-    """What `_explain` reads of one paper, worked out once per paper, not once per pair."""
-
-    name: str | None
-    text: str
-    area: str
-    tags: tuple[str, ...]
-    tag_set: frozenset[str]
-    terms: tuple[tuple[str, str], ...]  # tags, then key phrases, each with its normalised key
-    topic_keys: frozenset[str]  # those keys
-    keyphrase_keys: tuple[tuple[str, str], ...]  # key phrases with their normalised keys
-    mentioned: frozenset[str]  # the vocabulary tags the abstract mentions
-    phrase_keys: frozenset[str]  # its candidate phrases' keys
-    names: dict[str, str]  # the names it uses, lower-cased -> as written
-
-
-def _side(paper: Paper, names: dict[str, str] | None = None) -> _Side:
-    """`names`: _name_spellings of its abstract, when worked out already."""
-    terms = tuple((t, normalise_term(t)) for t in (*paper.tags, *paper.keyphrases))
-    return _Side(
-        paper.name, paper.text, paper.area, paper.tags, frozenset(paper.tags), terms, frozenset(key for _, key in terms),
-        terms[len(paper.tags):], _mentioned(paper.tag_scores), _phrase_keys(paper.candidate_phrases),
-        _name_spellings(paper.text) if names is None else names,
-    )
-
-
-def _explain(sides, pairs: list[tuple[int, int]], matrix, vocabulary: np.ndarray) -> list[tuple[str, ...]]:
-    """Why each pair (i, j) of papers is related: shared names, tags and key phrases, then the
-    heaviest shared terms, at most 4. `sides`: per paper index, its `_Side`. The terms two
-    rows share are found for all pairs at once (`_shared_in_order`), and only for the pairs
-    whose tags, phrases and names give fewer than 3 reasons."""
-    named = [_named_reasons(sides[i], sides[j]) for i, j in pairs]
-    short = [k for k, reasons in enumerate(named) if len(reasons) < 3]
-    facts: dict[str, list] = {}  # per term, what `_telling` asks of it (this run's models: no module cache)
-    for k, shared in zip(short, _shared_in_order(matrix, [pairs[k] for k in short], vocabulary)):
-        i, j = pairs[k]
-        named[k] = _term_reasons(sides[i], sides[j], named[k], shared, facts)
-    return [tuple(reasons[:4]) for reasons in named]
-
-
-def _named_reasons(a: _Side, b: _Side) -> list[str]:
-    """Shared names, tags and key phrases (see `_explain`)."""
-    reasons: list[str] = []
-    if a.name and a.name in b.text:
-        reasons.append(a.name)
-    if b.name and b.name in a.text and b.name not in reasons:
-        reasons.append(b.name)
-    b_tags = b.topic_keys
-    for term, key in a.terms:
-        if key in b_tags and term not in reasons:
-            reasons.append(term)
-    # A tag of one paper that the other abstract mentions too (below its own tag threshold).
-    for tag in _mentioned_tags(a, b):
-        if tag not in reasons:
-            reasons.append(tag)
-    # A key phrase of one paper that the other abstract uses too (not among its own six).
-    for phrase in _used_keyphrases(a, b):
-        if phrase not in reasons:
-            reasons.append(phrase)
-    return reasons
-
-
-def _term_reasons(a: _Side, b: _Side, reasons: list[str], shared: list[str], facts: dict[str, list]) -> list[str]:
-    """`reasons` completed with the heaviest shared terms that tell something (`_telling`;
-    `shared`: the terms both rows have, heaviest product first), else the fallback."""
-    taken = {word for r in reasons for word in normalise_term(r).split()}
-    phrases = a.phrase_keys & b.phrase_keys
-    a_names, b_names = a.names, b.names
-    names = a_names.keys() & b_names.keys()
-    for term in shared:
-        known = facts.get(term)
-        if known is None:  # [a lone word?, its key, its key's words, whether its shape can tell, its keyword form]
-            key = normalise_term(term)
-            known = facts[term] = [len(term.split()) == 1, key, frozenset(key.split()), None, None]
-        if not _telling(term, known, phrases, names) or known[2] <= taken:
-            continue
-        if known[4] is None:
-            known[4] = normalise_keyword(term)
-        if known[4] in reasons:  # 'llm' after 'large language models'
-            continue
-        reasons.append(a_names.get(term, term))  # a name as the abstract writes it
-        taken |= known[2]
-        if len(reasons) >= 4:
-            break
-    if not reasons:
-        reasons.append(_fallback_reason(a, b, shared))
-    return reasons
-
-
-def _telling(term: str, known: list, shared_phrases: frozenset[str], shared_names) -> bool:
-    """A shared term worth showing as a reason: a name both abstracts use, or a phrase both
-    abstracts really contain (not two words that only meet across a comma: 'models distillation').
-    `known`: what `_term_reasons` remembers of the term, filled in here as asked."""
-    if known[0]:
-        # A lone word is a reason only when it is a name ('nerf' for NeRF): 'enabling',
-        # 'transition' or 'efficiency' tell a reader nothing. The matrix is lower case,
-        # so the name is looked up in how either abstract spells it.
-        return term in shared_names
-    if known[1] not in shared_phrases:
-        return False
-    if known[3] is None:
-        known[3] = _phrase_like(term) and not all(w in _BOILERPLATE for w in term.split())
-    return known[3]
-
-
-def _shared_in_order(matrix, pairs: list[tuple[int, int]], vocabulary: np.ndarray) -> list[list[str]]:
-    """Per pair (i, j), the terms rows i and j share, heaviest product first (ties: column
-    order), as `_shared_order` reads them; all pairs in a few array operations."""
-    if not pairs:
-        return []
-    rows_i, rows_j = np.array(pairs, dtype=np.int64).T
-    products = matrix[rows_i].multiply(matrix[rows_j]).tocsr()
-    products.sort_indices()
-    pair_of = np.repeat(np.arange(len(pairs)), np.diff(products.indptr))
-    order = np.argsort(-products.data, kind="stable")
-    order = order[np.argsort(pair_of[order], kind="stable")]
-    terms = vocabulary[products.indices[order]].tolist()
-    bounds = products.indptr.tolist()
-    return [terms[start:end] for start, end in zip(bounds, bounds[1:])]
-
-
-def _mentioned_tags(a: _Side, b: _Side) -> list[str]:
-    return [t for t in a.tags if t in b.mentioned and t not in b.tag_set] + [t for t in b.tags if t in a.mentioned and t not in a.tag_set]
-
-
-def _used_keyphrases(a: _Side, b: _Side) -> list[str]:
-    return [k for k, key in a.keyphrase_keys if key in b.phrase_keys] + [k for k, key in b.keyphrase_keys if key in a.phrase_keys]
-
-
-@lru_cache(maxsize=32_768)
-def _mentioned(tag_scores: tuple[tuple[str, float], ...]) -> frozenset[str]:
-    return frozenset(tag for tag, _ in tag_scores)
-
-
-def _fallback_reason(a: _Side, b: _Side, shared: list[str]) -> str:
-    """When the papers share no tag, phrase or name, every link still says something: their
-    common area, else their heaviest shared content word (the one kind of reason
-    `evaluate`'s reason quality counts as unusable, so it stays visible)."""
-    if a.area and a.area == b.area:
-        return a.area
-    for term in shared:
-        if " " not in term and len(term) >= 3 and term not in _BOILERPLATE and not term.endswith(("ly", "ed")) and not term.isdigit():
-            return term
-    return a.area
-
-
-# Words every abstract may share: they say nothing about why two papers are related.
-_BOILERPLATE = lexicon.words("boilerplate")
-
-
-@lru_cache(maxsize=32_768)
-def _phrase_keys(candidates: tuple[tuple[str, str, int], ...]) -> frozenset[str]:
-    return frozenset(key for key, _, _ in candidates)
 
 
 @lru_cache(maxsize=32_768)
@@ -703,7 +424,11 @@ def link(papers: list[Paper], related_count: int, session: Session | None = None
 
 
 def _from_texts(papers: list[Paper]) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered]:
-    """mention_sites, the names each abstract uses (`_Side.names`) and the words each
+    """mention_sites, the names each abstract uses (`reasons.Side.names`) and the words each
     document begins with (`similar.vectors`)."""
-    return mention_sites(papers), [_name_spellings(p.text) for p in papers], numbered([_document_head(p) for p in papers])
+    return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers])
+
+
+def _names(paper: Paper) -> dict[str, str]:
+    return _name_spellings(paper.text)
 
