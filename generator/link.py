@@ -19,7 +19,7 @@ from .model import Mention, Paper, Related
 from .session import Kept, Memo, Session, made
 from .similar import Numbered, forget, neighbours, numbered, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
-from .parallel import Later
+from .parallel import MIN_ITEMS, Later
 from .reasons import explain, mentioned, paper_digest, remembered, side
 from .keyphrases import fragments, phrase_model, phrases_like
 from .keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
@@ -272,7 +272,10 @@ def add_related(
 
     if names is None:
         names = _per_paper(_names, papers, kept)
-    sides = [side(p, used) for p, used in zip(papers, names)] if kept is None else [kept.get("side", p, lambda p=p, used=used: side(p, used)) for p, used in zip(papers, names)]
+    if kept is None:
+        sides = [side(p, used) for p, used in zip(papers, names)]
+    else:
+        sides = [kept.get("side", p, lambda p=p, used=used: side(p, used)) for p, used in zip(papers, names)]
 
     def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
         return explain(sides, some, found.matrix, found.terms)
@@ -413,9 +416,10 @@ def link(papers: list[Paper], related_count: int, session: Session | None = None
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
-    # What only the abstracts decide (names they mention, names they use) in a forked process
-    # while key phrases are scored here. Under `mkdocs serve` `kept` has most of it already.
-    texts = Later(partial(_from_texts, papers)) if kept is None else None
+    # What only the abstracts decide (names they mention and use, the words their documents
+    # begin with) in a forked process while key phrases are scored here (~0.6 s of 2.2 at
+    # 4,200 papers). Under `mkdocs serve` `kept` has most of it already; small sets go inline.
+    texts = Later(partial(_from_texts, papers)) if kept is None and len(papers) >= MIN_ITEMS else None
     papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
     papers = unique_titles(papers, kept)
     sites, names, heads = texts.result() if texts is not None else (None, None, None)
