@@ -203,3 +203,16 @@ def test_key_phrases_follow_the_verb_list_in_use():
             assert _phrase_like("findings suggest") is expected
     finally:
         learned.use(None)
+
+
+def test_candidates_judged_together_are_judged_as_one_at_a_time():
+    # link judges the shape of ~200,000 candidate phrases at once, each first and last word once.
+    from generator.keyphrases import phrase_like, phrases_like
+
+    phrases = [
+        "instruction tuning", "enables agents", "Findings Suggest", "fully connected layers", "efficiently trained models",
+        "model is robust", "Large Language Models", "reinforcement learning", "learning reinforcement", "robust", "novel framework",
+    ]
+    judged = phrases_like(phrases)
+    assert judged == [phrase_like(p) for p in phrases]
+    assert True in judged and False in judged
