@@ -33,6 +33,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
+from threadpoolctl import threadpool_limits
+
+from .parallel import halves
 
 QUANTUM_BITS = 14  # raw weights are below ~40 (1 + ln tf, times idf <= ~10): integers < 2^20
 MARGIN = 40  # candidates kept per paper for the next run beyond `width` (at 40 + 40: ~0.01 of cosine)
@@ -111,12 +114,27 @@ def _best_of_all(scores: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def _whole_rows(weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows searched against every paper: stored indices, products and bound."""
-    n = weights.shape[0]
+    """Rows searched against every paper: stored indices, products and bound. Many rows are
+    split in two, the second half searched in a forked process meanwhile, each process's BLAS
+    on one thread (4,242 papers: 0.5 s of CPU, ~0.27 s wall; one process with two BLAS
+    threads took 0.9 s of CPU, ~0.45 s wall)."""
+    factors = _factors(weights)
+    with threadpool_limits(1, user_api="blas"):
+        parts = halves(lambda some: _search(factors, norms, some, keep), rows)
+    return tuple(np.concatenate(part) for part in zip(*parts))
+
+
+def _factors(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.csr_matrix, sparse.csr_matrix]:
+    """The commonest words' columns as a dense matrix, the rest sparse, and the rest transposed."""
     dense = np.argsort(-np.bincount(weights.indices, minlength=weights.shape[1]), kind="stable")[:DENSE_TERMS]
     rare = np.setdiff1d(np.arange(weights.shape[1]), dense)
-    common, uncommon = weights[:, dense].toarray(), weights[:, rare].tocsr()
-    uncommon_t = uncommon.T.tocsr()
+    uncommon = weights[:, rare].tocsr()
+    return weights[:, dense].toarray(), uncommon, uncommon.T.tocsr()
+
+
+def _search(factors, norms: np.ndarray, rows: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """_whole_rows in this process."""
+    common, uncommon, uncommon_t = factors
     stored = np.empty((len(rows), keep), dtype=np.int64)
     products = np.empty((len(rows), keep))
     bound = np.empty(len(rows))

@@ -1,31 +1,31 @@
 """Corpus level: what needs every paper at once. Keyphrases weighted against the corpus,
-related papers (TF-IDF cosine) with the shared terms that explain them, mentions of
-one paper's name in another's abstract, unique slugs and titles, the glossary."""
+related papers (TF-IDF cosine, generator.similar) with the shared terms that explain them
+(generator.reasons), mentions of one paper's name in another's abstract, unique slugs and
+titles, the glossary. What only the abstracts decide is worked out in a forked process while
+key phrases are scored (`link`)."""
 
 from __future__ import annotations
 
-import hashlib
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
-from . import lexicon
 from .enrich import retitle
 from .markup import URL
 from .model import Mention, Paper, Related
-from .parallel import ordered_map
 from .session import Kept, Memo, Session, made
-from .similar import forget, neighbours, vectors
+from .similar import Numbered, forget, neighbours, numbered, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
-from .keyphrases import fragments, phrase_model
-from .learned import choices
-from .keyphrases import probability as phrase_probability
+from .parallel import MIN_ITEMS, Later
+from .reasons import explain, mentioned, paper_digest, remembered, side
+from .keyphrases import fragments, phrase_model, phrases_like
+from .keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
+from .keyphrases import probabilities as phrase_probabilities
 from .tagevidence import tag_model
-from .tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
+from .tagging import MAX_TAGS, MIN_TAGS
 from .textutil import normalise_term
 
 MAX_KEYPHRASES = 6
@@ -98,40 +98,6 @@ DOMINANT_MIN_PAPERS = 50
 # In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
 COMMON_TAG_SHARE = 0.10
 COMMON_MIN_PAPERS = 1000
-# First words that make a phrase a clause fragment, last words that leave it dangling.
-_NOT_PHRASE_START = lexicon.words("not_phrase_start")
-# The title gate's adjective endings (`titlegate.adjective_end`) and more: a key phrase also
-# never ends on an adverb or participle ('-ly', '-ed') nor on '-less', '-ary' adjectives.
-_ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
-
-
-def _phrase_like(phrase: str) -> bool:
-    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
-    nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
-    'obtain human'; `learned.choices().verbs`)."""
-    return _phrase_like_with(phrase, choices().verbs)
-
-
-@lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
-def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
-    words = phrase.lower().split()
-    first, last = words[0], words[-1]
-    return (
-        first not in _NOT_PHRASE_START
-        and not first.endswith("ly")
-        and (not _ADJECTIVE_END.search(last) or last in _NOUNS_LIKE_ADJECTIVES)
-        and _AUXILIARIES.isdisjoint(words)
-        and first not in verbs
-        and last not in verbs
-    )
-
-
-_AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
-
-
-_NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
-
-
 def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
     'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
@@ -178,38 +144,68 @@ def add_keyphrases(papers: list[Paper], memo: Memo | None = None, kept: Kept | N
     With a `memo` (mkdocs serve), a paper is scored again only when its candidates, its tags,
     the collection's size or the document frequency of one of its candidates changed."""
     n = len(papers)
-    document_frequency: Counter[str] = Counter()
-    for paper in papers:
-        document_frequency.update(_phrase_keys(paper.candidate_phrases))  # keys are unique per paper
+    # Keys are unique per paper: how many papers have a key is how often it is listed.
+    document_frequency = Counter(key for paper in papers for key, _, _ in paper.candidate_phrases)
     max_df = max(3, int(0.05 * n))
     model = phrase_model()
-    result = []
-    for paper in papers:
-        if memo is None:
-            keyphrases, tags = _keyphrases(paper, document_frequency, max_df, n, model)
-        else:
-            frequencies = tuple(map(document_frequency.__getitem__, _candidate_keys(paper.candidate_phrases)))
-            key = ("keyphrases", paper.candidate_phrases, paper.acronyms, paper.tags, frequencies, n, id(model))
-            keyphrases, tags = memo.get(key, lambda: _keyphrases(paper, document_frequency, max_df, n, model))
-        result.append(_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags))
-    return result
+    if memo is None:
+        found = _keyphrases(papers, document_frequency, max_df, n, model)
+    else:
+        keys = [
+            ("keyphrases", p.candidate_phrases, p.acronyms, p.tags, tuple(map(document_frequency.__getitem__, _candidate_keys(p.candidate_phrases))), n, id(model))
+            for p in papers
+        ]
+        missing = [i for i, key in enumerate(keys) if not memo.known(key)]
+        fresh = dict(zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, model)))
+        found = [memo.get(key, lambda i=i: fresh[i]) for i, key in enumerate(keys)]
+    return [_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
 
 
-def _keyphrases(paper: Paper, document_frequency: Counter[str], max_df: int, n: int, model) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """One paper's keyphrases and its tags filled up from them (see add_keyphrases)."""
+def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
+    candidates of all papers are scored at once (`keyphrases.probabilities`)."""
+    candidates = [c for paper in papers for c in paper.candidate_phrases]
+    keys = [key for key, _, _ in candidates]
+    sizes = np.fromiter((len(p.candidate_phrases) for p in papers), dtype=np.int64, count=len(papers))
+    starts = np.cumsum(sizes) - sizes
+    paper_of = np.repeat(np.arange(len(papers)), sizes)
+    counts = np.fromiter((count for _, _, count in candidates), dtype=np.int64, count=len(candidates))
+    dfs = np.fromiter(map(document_frequency.__getitem__, keys), dtype=np.int64, count=len(keys))
+    longer = np.zeros(len(candidates), dtype=np.int64)
+    defined = np.zeros(len(candidates), dtype=bool)
+    scored = dfs <= max_df
+    for paper, start in zip(papers, starts.tolist()):
+        where = dict(zip(_candidate_keys(paper.candidate_phrases), range(start, start + len(paper.candidate_phrases))))
+        for part, count in fragments(paper.candidate_phrases).items():
+            if part in where:
+                longer[where[part]] = count
+        for tag in paper.tags:
+            if normalise_term(tag) in where:
+                scored[where[normalise_term(tag)]] = False
+        for acronym in paper.acronyms:  # 'test-time training (TTT)'
+            if normalise_term(acronym.long) in where:
+                defined[where[normalise_term(acronym.long)]] = True
+    spellings = [spelling for _, spelling, _ in candidates]
+    scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
+    chosen = np.flatnonzero(scored)
+    positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]
+    # How likely authors would give each phrase as a keyword (`keyphrases`, learned).
+    scored_keys = [keys[i] for i in chosen.tolist()]
+    probabilities = phrase_probabilities(
+        scored_keys, [spellings[i] for i in chosen.tolist()], counts[chosen], positions, dfs[chosen], n, longer[chosen], defined[chosen], model
+    )
+    bounds = np.searchsorted(paper_of[chosen], np.arange(len(papers) + 1)).tolist()
+    return [
+        _chosen(paper, [(-probabilities[k], scored_keys[k]) for k in range(bounds[p], bounds[p + 1])], document_frequency, model)
+        for p, paper in enumerate(papers)
+    ]
+
+
+def _chosen(paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
+    filled up from them."""
     counts = {key: count for key, _, count in paper.candidate_phrases}
     display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
-    tag_keys = {normalise_term(t) for t in paper.tags}
-    longer = fragments(paper.candidate_phrases)
-    defined = {normalise_term(a.long) for a in paper.acronyms}  # 'test-time training (TTT)'
-    total = len(paper.candidate_phrases)
-    scored = []
-    for position, (key, spelling, tf) in enumerate(paper.candidate_phrases):
-        df = document_frequency[key]
-        if key in tag_keys or df > max_df or not _phrase_like(spelling):
-            continue
-        # How likely authors would give this phrase as a keyword (`keyphrases`, learned).
-        scored.append((-phrase_probability(key, spelling, tf, position / total, df, n, longer.get(key, 0), model, key in defined), key))
     scored.sort()
     chosen: list[str] = []
     for minus_probability, key in scored:
@@ -242,34 +238,52 @@ def _candidate_keys(candidates: tuple[tuple[str, str, int], ...]) -> tuple[str, 
 
 
 def document(paper: Paper) -> str:
-    # Tags and keyphrases repeated so that shared topics weigh more than shared words;
-    # URLs left out: 'github', 'com' or a user name relate nothing.
-    return " ".join([paper.title if paper.given_title else "", URL.sub(" ", paper.text), *paper.tags, *paper.tags, *paper.keyphrases])
+    # Tags and keyphrases repeated so that shared topics weigh more than shared words.
+    return " ".join([_document_head(paper), *paper.tags, *paper.tags, *paper.keyphrases])
 
 
-def add_related(papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None) -> list[Paper]:
+def _document_head(paper: Paper) -> str:
+    """What begins a paper's document and linking does not change: its given title and its
+    abstract, URLs left out ('github', 'com' or a user name relate nothing)."""
+    return f"{paper.title if paper.given_title else ''} {URL.sub(' ', paper.text)}"
+
+
+def add_related(
+    papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None, names: list[dict[str, str]] | None = None,
+    heads: Numbered | None = None,
+) -> list[Paper]:
     """The `count` most related papers (see generator.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
-    TF-IDF rows changed since the last run, and words only in documents that changed."""
+    TF-IDF rows changed since the last run, and words only in documents that changed.
+    `names`, `heads`: per paper, the names its abstract uses and the words its document begins
+    with, when worked out already (`_from_texts`)."""
     if len(papers) < 2 or count <= 0:
         return papers
     from .topics import start  # (topics imports this module)
 
     documents = _per_paper(document, papers, kept)
-    vectors(documents, memo)  # first, so the forked process below inherits them (neighbours reads them remembered)
-    start(documents)  # the topic map's vectors, on the other core while related papers are found
+    vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
     found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
+    # The topic map's vectors, on the other core while the reasons are worked out (the candidate
+    # search before used both cores). The forked process inherits the remembered TF-IDF.
+    start(documents)
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
-    def reasons(pair: tuple[int, int]) -> tuple[str, ...]:
-        i, j = pair
-        return _reasons(papers[i], papers[j], found.matrix, i, j, found.terms)
+    if names is None:
+        names = _per_paper(_names, papers, kept)
+    if kept is None:
+        sides = [side(p, used) for p, used in zip(papers, names)]
+    else:
+        sides = [kept.get("side", p, lambda p=p, used=used: side(p, used)) for p, used in zip(papers, names)]
+
+    def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
+        return explain(sides, some, found.matrix, found.terms)
 
     if memo is None:
-        explained = dict(zip(pairs, ordered_map(reasons, pairs)))
+        explained = dict(zip(pairs, explained_pairs(pairs)))
     else:
-        explained = _remembered_reasons(papers, pairs, found.matrix, found.terms, reasons, memo, kept)
+        explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
 
     def related(i: int) -> tuple[Related, ...]:
         return tuple(
@@ -289,188 +303,24 @@ def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
 
 
 def _link_topics(paper: Paper) -> frozenset[str]:
-    """What a reason on a link can name (see `_reasons`), as normalised terms: the paper's tags,
+    """What a reason on a link can name (see `_explain`), as normalised terms: the paper's tags,
     key phrases and name, the vocabulary tags its abstract mentions, the multi-word phrases it
     uses. Papers that share none of these could only be linked by a lone word: on IJCAI 14% of
     links were, with keyword overlap about that of random pairs (similar.UNSUPPORTED_PENALTY
     ranks such candidates lower). Names other papers use are left out: looking for them in
     every abstract took 0.6 s at 4,200 papers and changed no figure."""
-    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *_mentioned(paper.tag_scores))}
+    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *mentioned(paper.tag_scores))}
     topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
     if paper.name:
         topics.add(paper.name.lower())
     return frozenset(topics)
 
 
-def _remembered_reasons(
-    papers: list[Paper], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, reasons, memo: Memo, kept: Kept | None = None
-) -> dict:
-    """Each pair's reasons, from the last run where what they read is the same. Asked first by
-    the two papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that
-    changes a word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is
-    asked again by what its reasons read of the rows: the shared terms, heaviest first
-    (_shared_order, ~1/7 of the time of working the reasons out)."""
-    papers_only = _per_paper(_paper_digest, papers, kept)
-    sides = _reason_keys(papers_only, matrix, terms)
-    explained: dict[tuple[int, int], tuple[str, ...]] = {}
-    fresh = []
-    for i, j in pairs:
-        key = (sides[i], sides[j])
-        if memo.known(key):
-            order, value = memo.get(key, lambda: None)
-            memo.get(order, lambda: value)  # kept for the run when the rows change
-        else:
-            order = (papers_only[i], papers_only[j], _shared_order(matrix, i, j, terms))
-            if not memo.known(order):
-                fresh.append((i, j, order))
-                continue
-            value = memo.get(order, lambda: None)
-            memo.put(key, (order, value))
-        explained[i, j] = value
-    for (i, j, order), value in zip(fresh, ordered_map(reasons, [(i, j) for i, j, _ in fresh])):
-        memo.put((sides[i], sides[j]), (order, value))
-        memo.put(order, value)
-        explained[i, j] = value
-    return explained
-
-
-def _paper_digest(paper: Paper) -> bytes:
-    """What `_reasons` reads of a paper besides its TF-IDF row: its name, text, tags, key
-    phrases, area and tag scores (candidate phrases and name spellings come from the text)."""
-    data = repr((paper.name, paper.text, paper.tags, paper.keyphrases, paper.area, paper.tag_scores)).encode()
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def _reason_keys(papers_only: list[bytes], matrix, terms: np.ndarray) -> list[bytes]:
-    """Per paper, a digest of everything `_reasons` reads of it: its TF-IDF row by value (its
-    terms and weights: a row changes when the paper does, or when a word it shares with an
-    edited paper changes its document frequency) and _paper_digest. One digest per paper,
-    not tuples per pair: hashing those took ~0.3 s an edit at 4,200 papers."""
-    keys = []
-    for i, paper in enumerate(papers_only):
-        start, end = matrix.indptr[i], matrix.indptr[i + 1]
-        digest = hashlib.blake2b(f"{end - start}\0".encode(), digest_size=16)  # the count first: no two rows read alike
-        digest.update(matrix.data[start:end].tobytes())
-        digest.update("\0".join(terms[matrix.indices[start:end]]).encode())
-        digest.update(paper)
-        keys.append(digest.digest())
-    return keys
-
-
-def _shared_order(matrix, i: int, j: int, terms: np.ndarray) -> tuple[str, ...]:
-    """The terms rows i and j share, in the order `_reasons` reads them (heaviest product first)."""
-    columns, weights = _shared_terms(matrix, i, j)
-    return tuple(terms[columns[np.argsort(-weights, kind="stable")]])
-
-
-def _shared_terms(matrix, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-    """Columns two CSR rows share and the product of their weights (no sparse-matrix objects)."""
-    start_i, end_i = matrix.indptr[i], matrix.indptr[i + 1]
-    start_j, end_j = matrix.indptr[j], matrix.indptr[j + 1]
-    columns, at_i, at_j = np.intersect1d(
-        matrix.indices[start_i:end_i], matrix.indices[start_j:end_j], assume_unique=True, return_indices=True
-    )
-    return columns, matrix.data[start_i:end_i][at_i] * matrix.data[start_j:end_j][at_j]
-
-
-@lru_cache(maxsize=32_768)
-def _topic_keys(tags: tuple[str, ...], keyphrases: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(normalise_term(t) for t in (*tags, *keyphrases))
-
-
-def _reasons(a: Paper, b: Paper, matrix, i: int, j: int, vocabulary) -> tuple[str, ...]:
-    """Why two papers are related: shared names, tags and keyphrases, then the heaviest shared terms."""
-    reasons: list[str] = []
-    if a.name and a.name in b.text:
-        reasons.append(a.name)
-    if b.name and b.name in a.text and b.name not in reasons:
-        reasons.append(b.name)
-    b_tags = _topic_keys(b.tags, b.keyphrases)
-    for term in [*a.tags, *a.keyphrases]:
-        if normalise_term(term) in b_tags and term not in reasons:
-            reasons.append(term)
-    # A tag of one paper that the other abstract mentions too (below its own tag threshold).
-    for tag in _mentioned_tags(a, b):
-        if tag not in reasons:
-            reasons.append(tag)
-    # A key phrase of one paper that the other abstract uses too (not among its own six).
-    for phrase in _used_keyphrases(a, b):
-        if phrase not in reasons:
-            reasons.append(phrase)
-    if len(reasons) < 3:
-        columns, weights = _shared_terms(matrix, i, j)
-        taken = {word for r in reasons for word in normalise_term(r).split()}
-        phrases = _phrase_keys(a.candidate_phrases) & _phrase_keys(b.candidate_phrases)
-        a_names, b_names = _name_spellings(a.text), _name_spellings(b.text)
-        names = frozenset(a_names.keys() & b_names.keys())
-        for index in np.argsort(-weights, kind="stable"):
-            term = str(vocabulary[columns[index]])
-            if not _telling(term, phrases, names) or set(normalise_term(term).split()) <= taken:
-                continue
-            if normalise_keyword(term) in reasons:  # 'llm' after 'large language models'
-                continue
-            reasons.append(a_names.get(term, term))  # a name as the abstract writes it
-            taken |= set(normalise_term(term).split())
-            if len(reasons) >= 4:
-                break
-        if not reasons:
-            reasons.append(_fallback_reason(a, b, vocabulary, columns, weights))
-    return tuple(reasons[:4])
-
-
-def _mentioned_tags(a: Paper, b: Paper) -> list[str]:
-    b_mentions, a_mentions = _mentioned(b.tag_scores), _mentioned(a.tag_scores)
-    return [t for t in a.tags if t in b_mentions and t not in b.tags] + [t for t in b.tags if t in a_mentions and t not in a.tags]
-
-
-def _used_keyphrases(a: Paper, b: Paper) -> list[str]:
-    a_phrases, b_phrases = _phrase_keys(a.candidate_phrases), _phrase_keys(b.candidate_phrases)
-    return [k for k in a.keyphrases if normalise_term(k) in b_phrases] + [k for k in b.keyphrases if normalise_term(k) in a_phrases]
-
-
-@lru_cache(maxsize=32_768)
-def _mentioned(tag_scores: tuple[tuple[str, float], ...]) -> frozenset[str]:
-    return frozenset(tag for tag, _ in tag_scores)
-
-
-def _fallback_reason(a: Paper, b: Paper, vocabulary, columns: np.ndarray, weights: np.ndarray) -> str:
-    """When the papers share no tag, phrase or name, every link still says something: their
-    common area, else their heaviest shared content word (the one kind of reason
-    `evaluate`'s reason quality counts as unusable, so it stays visible)."""
-    if a.area and a.area == b.area:
-        return a.area
-    for index in np.argsort(-weights, kind="stable"):
-        term = str(vocabulary[columns[index]])
-        if " " not in term and len(term) >= 3 and term not in _BOILERPLATE and not term.endswith(("ly", "ed")) and not term.isdigit():
-            return term
-    return a.area
-
-
-# Words every abstract may share: they say nothing about why two papers are related.
-_BOILERPLATE = lexicon.words("boilerplate")
-
-
-@lru_cache(maxsize=32_768)
-def _phrase_keys(candidates: tuple[tuple[str, str, int], ...]) -> frozenset[str]:
-    return frozenset(key for key, _, _ in candidates)
-
-
 @lru_cache(maxsize=32_768)
 def _name_spellings(text: str) -> dict[str, str]:
     """The names an abstract uses (CamelCase, digits, capitals: 'PointMamba'), lower-cased -> as written."""
-    return {t.lower(): t for t in sorted(_text_tokens(text)) if looks_like_name(t) and t not in GENERIC_ACRONYMS}
-
-
-def _telling(term: str, shared_phrases: frozenset[str], shared_names: frozenset[str]) -> bool:
-    """A shared term worth showing as a reason: a name both abstracts use, or a phrase both
-    abstracts really contain (not two words that only meet across a comma: 'models distillation')."""
-    words = term.split()
-    if len(words) == 1:
-        # A lone word is a reason only when it is a name ('nerf' for NeRF): 'enabling',
-        # 'transition' or 'efficiency' tell a reader nothing. The matrix is lower case,
-        # so the name is looked up in how either abstract spells it.
-        return term in shared_names
-    return normalise_term(term) in shared_phrases and _phrase_like(term) and not all(w in _BOILERPLATE for w in words)
+    # Only tokens with a capital can look like a name (names.looks_like_name): the test first.
+    return {t.lower(): t for t in sorted(t for t in _text_tokens(text) if t.lower() != t) if looks_like_name(t) and t not in GENERIC_ACRONYMS}
 
 
 MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)
@@ -484,7 +334,7 @@ def _tokens(paper: Paper) -> frozenset[str]:
 def _text_tokens(text: str) -> frozenset[str]:
     """An abstract's tokens; cached, as common names and mentions both need them (and
     `mkdocs serve` relinks unchanged abstracts on every edit)."""
-    return frozenset(t.rstrip(".-") for t in _TOKEN.findall(text))
+    return frozenset(_TOKEN.findall(text))  # a token never ends in '.' or '-' (_TOKEN's last character)
 
 
 def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
@@ -496,9 +346,25 @@ def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
     return any(word in lowered for word in meaning.split() if len(word) > 3)
 
 
-def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+def add_mentions(papers: list[Paper], kept: Kept | None = None, sites: list[tuple[int, str, int]] | None = None) -> list[Paper]:
     """Link a name one paper introduces wherever another abstract uses it. Only name-like
-    names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once."""
+    names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once.
+    `sites`: `mention_sites(papers)` when worked out already."""
+    mentions: dict[int, list[Mention]] = defaultdict(list)
+    mentioned_by: dict[int, list[Mention]] = defaultdict(list)
+    for index, name, target in mention_sites(papers) if sites is None else sites:
+        paper, t = papers[index], papers[target]
+        mentions[index].append(Mention(name, t.id, t.slug, t.title))
+        mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
+    return [
+        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
+        for i, p in enumerate(papers)
+    ]
+
+
+def mention_sites(papers: list[Paper]) -> list[tuple[int, str, int]]:
+    """(paper, name, the paper introducing it) for each name an abstract mentions (see
+    add_mentions). Reads only names, acronyms and abstracts, which linking does not change."""
     introducers: dict[str, list[int]] = defaultdict(list)
     for index, paper in enumerate(papers):
         words = paper.name.split() if paper.name else []
@@ -506,15 +372,14 @@ def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
             introducers[paper.name].append(index)
     names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
     if not names:
-        return papers
+        return []
     # A name in a large share of abstracts belongs to the field, whoever seems to introduce it.
     limit = max(10, len(papers) // 50)
     frequency = Counter(name for paper in papers for name in _tokens(paper) & names.keys())
     names = {name: index for name, index in names.items() if frequency[name] <= limit}
     single = {name for name in names if " " not in name}
     multi = sorted(names.keys() - single)
-    mentions: dict[int, list[Mention]] = defaultdict(list)
-    mentioned_by: dict[int, list[Mention]] = defaultdict(list)
+    sites = []
     for index, paper in enumerate(papers):
         # Set intersection, not one regex per name: linear in the corpus.
         found = (_tokens(paper) & single) | {n for n in multi if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", paper.text)}
@@ -526,13 +391,8 @@ def add_mentions(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
             meaning = {a.short: normalise_term(a.long) for a in papers[target].acronyms}.get(name)
             if meaning and not _same_meaning(meaning, defined_here.get(name), paper.text):
                 continue  # same letters, another thing: SAM (sharpness-aware) is not SAM (segment anything)
-            t = papers[target]
-            mentions[index].append(Mention(name, t.id, t.slug, t.title))
-            mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
-    return [
-        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
-        for i, p in enumerate(papers)
-    ]
+            sites.append((index, name, target))
+    return sites
 
 
 def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
@@ -556,8 +416,23 @@ def link(papers: list[Paper], related_count: int, session: Session | None = None
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
+    # What only the abstracts decide (names they mention and use, the words their documents
+    # begin with) in a forked process while key phrases are scored here (~0.6 s of 2.2 at
+    # 4,200 papers). Under `mkdocs serve` `kept` has most of it already; small sets go inline.
+    texts = Later(partial(_from_texts, papers)) if kept is None and len(papers) >= MIN_ITEMS else None
     papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
     papers = unique_titles(papers, kept)
-    papers = add_mentions(papers, kept)
-    return add_related(papers, related_count, session.reasons if session is not None else None, kept)
+    sites, names, heads = texts.result() if texts is not None else (None, None, None)
+    papers = add_mentions(papers, kept, sites)
+    return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads)
+
+
+def _from_texts(papers: list[Paper]) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered]:
+    """mention_sites, the names each abstract uses (`reasons.Side.names`) and the words each
+    document begins with (`similar.vectors`)."""
+    return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers])
+
+
+def _names(paper: Paper) -> dict[str, str]:
+    return _name_spellings(paper.text)
 

@@ -13,6 +13,7 @@ import os
 import pickle
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
@@ -51,6 +52,16 @@ def ordered_map(function: Callable[[Item], Result], items: Sequence[Item]) -> It
             yield from pool.imap(_run, range(len(items)), chunksize=CHUNK)
     finally:
         _job = None
+
+
+def halves(function: Callable[[Sequence[Item]], Result], items: Sequence[Item]) -> list[Result]:
+    """[function(first half of items), function(second half)], the second half in a forked
+    process meanwhile (`Later`); [function(items)] when there are too few items to pay."""
+    if len(items) < MIN_ITEMS:
+        return [function(items)]
+    middle = len(items) // 2
+    second = Later(partial(function, items[middle:]))
+    return [function(items[:middle]), second.result()]
 
 
 class Later(Generic[Result]):

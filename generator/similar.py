@@ -100,6 +100,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 
@@ -128,21 +129,74 @@ class Neighbours:
     terms: np.ndarray  # the matrix's column names
 
 
-def _tokens(documents: list[str], pattern: re.Pattern, stop: frozenset[str], memo: Memo | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+@dataclass(frozen=True)
+class Numbered:
+    """Texts as word ids (lower case), the words numbered in order of first appearance."""
+
+    words: list[str]  # by id
+    lengths: np.ndarray  # tokens per text
+    flat: np.ndarray  # every text's ids, text after text
+    chars: list[int]  # each text's length in characters
+
+
+def numbered(texts: list[str], pattern: re.Pattern = _WORD) -> Numbered:
+    """`texts` as word ids."""
+    return _number([pattern.findall(text.lower()) for text in texts], [len(text) for text in texts])
+
+
+def _number(tokens: Iterable[Sequence[str]], chars: list[int], words: list[str] = ()) -> Numbered:
+    """Each text's tokens as ids; `words`: ids already given (new words are numbered after them)."""
+    ids: defaultdict[str, int] = defaultdict(count(len(words)).__next__, zip(words, range(len(words))))
+    found = [list(map(ids.__getitem__, text)) for text in tokens]  # ints: ~4x less memory than words
+    lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+    flat = np.fromiter(chain.from_iterable(found), dtype=np.int64, count=int(lengths.sum()))
+    return Numbered(list(ids), lengths, flat, chars)
+
+
+def _continued(heads: Numbered, documents: list[str]) -> Numbered | None:
+    """numbered(documents) from `heads`, numbered(...) of each document's beginning up to a
+    space (worked out ahead, generator.link): only the rest of each document is read here.
+    None when a head does not end where a word can."""
+    if len(heads.chars) != len(documents) or any(document[cut : cut + 1] not in ("", " ") for document, cut in zip(documents, heads.chars)):
+        return None
+    tails = _number([_WORD.findall(document[cut:].lower()) for document, cut in zip(documents, heads.chars)], [], heads.words)
+    # Each document's head ids, then its tail's, renumbered by first appearance in that order.
+    lengths = heads.lengths + tails.lengths
+    starts = np.cumsum(lengths) - lengths
+    at_head, at_tail = _spread(starts, heads.lengths), _spread(starts + heads.lengths, tails.lengths)
+    merged = np.empty(int(lengths.sum()), dtype=np.int64)
+    merged[at_head] = heads.flat
+    merged[at_tail] = tails.flat
+    # Where each word first appears: head ids count up from 0 in order of appearance, so a
+    # head word first appears where the running maximum grows; tails are short.
+    first = np.full(len(tails.words), len(merged))
+    grows = np.flatnonzero(np.diff(np.maximum.accumulate(heads.flat), prepend=-1) > 0)
+    first[heads.flat[grows]] = at_head[grows]
+    np.minimum.at(first, tails.flat, at_tail)
+    order = np.argsort(first)
+    renumbered = np.empty(len(tails.words), dtype=np.int64)
+    renumbered[order] = np.arange(len(order))
+    return Numbered([tails.words[i] for i in order.tolist()], lengths, renumbered[merged], [len(d) for d in documents])
+
+
+def _spread(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The positions starts[k], starts[k] + 1, ... (lengths[k] of them) for every k."""
+    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(int(lengths.sum()))
+
+
+def _tokens(
+    documents: list[str], pattern: re.Pattern, stop: frozenset[str], memo: Memo | None = None, heads: Numbered | None = None
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every kept token as (document, word id), in text order, and the words by id. With a
-    `memo` (mkdocs serve), the words of a document seen in the last run are not found again."""
-    ids: defaultdict[str, int] = defaultdict(count().__next__)
-
-    def words(document: str) -> tuple[str, ...]:
-        if memo is None:
-            return pattern.findall(document.lower())
+    `memo` (mkdocs serve), the words of a document seen in the last run are not found again;
+    with `heads` (see _continued), only the ends of the documents are read."""
+    if memo is not None:
         # Interned: a run's words held once, not once per occurrence.
-        return memo.get(("words", pattern.pattern, document), lambda: tuple(map(sys.intern, pattern.findall(document.lower()))))
-
-    numbered = [list(map(ids.__getitem__, words(d))) for d in documents]  # ints: ~4x less memory than words
-    lengths = np.fromiter(map(len, numbered), dtype=np.int64, count=len(numbered))
-    flat = np.fromiter(chain.from_iterable(numbered), dtype=np.int64, count=int(lengths.sum()))
-    words = list(ids)
+        found = (memo.get(("words", pattern.pattern, d), lambda d=d: tuple(map(sys.intern, pattern.findall(d.lower())))) for d in documents)
+        tokens = _number(found, [])
+    else:
+        tokens = (_continued(heads, documents) if heads is not None and pattern is _WORD else None) or numbered(documents, pattern)
+    words, lengths, flat = tokens.words, tokens.lengths, tokens.flat
     kept = ~np.fromiter((w in stop for w in words), dtype=bool, count=len(words))[flat]
     return np.repeat(np.arange(len(documents)), lengths)[kept], flat[kept], words
 
@@ -185,12 +239,13 @@ def vectorize(documents: list[str], memo: Memo | None = None) -> tuple[sparse.cs
     return found.words, found.matrix, found.terms
 
 
-def vectors(documents: list[str], memo: Memo | None = None) -> Vectors:
+def vectors(documents: list[str], memo: Memo | None = None, heads: Numbered | None = None) -> Vectors:
     """vectorize's rows, and the raw word weights. The last corpus's are remembered: the topic
-    map (generator.topics) asks again for the corpus linking vectorized (~0.35 s at 4,200 papers)."""
+    map (generator.topics) asks again for the corpus linking vectorized (~0.35 s at 4,200 papers).
+    `heads`: see _continued."""
     key = tuple(documents)
     if not (_last and _last[0][0] == key):
-        _last[:] = [(key, _vectors(documents, memo))]
+        _last[:] = [(key, _vectors(documents, memo, heads))]
     return _last[0][1]
 
 
@@ -200,14 +255,14 @@ def forget() -> None:
     _last.clear()
 
 
-def _vectors(documents: list[str], memo: Memo | None) -> Vectors:
+def _vectors(documents: list[str], memo: Memo | None, heads: Numbered | None = None) -> Vectors:
     n = len(documents)
     attempts = [
         (_WORD, ENGLISH_STOP_WORDS, 1 if n < 200 else 2, 0.5 if n >= 20 else 1.0),
         (_ANY_WORD, frozenset(), 1, 1.0),
     ]
     for pattern, stop, min_df, max_df in attempts:
-        rows, flat, words = _tokens(documents, pattern, stop, memo)
+        rows, flat, words = _tokens(documents, pattern, stop, memo, heads)
         # Bigrams of neighbouring kept tokens within a document (stop words already gone).
         same = rows[1:] == rows[:-1]
         pairs, bigrams = np.unique(flat[:-1][same] * len(words) + flat[1:][same], return_inverse=True)

@@ -74,6 +74,23 @@ def test_related_vectors_are_scikit_learns_tfidf():
     assert abs(abs(words @ words.T) - abs(unigrams @ unigrams.T)).max() < 1e-6  # same cosines
 
 
+def test_vectors_from_document_beginnings_read_ahead_are_the_vectors_of_whole_documents():
+    # Linking reads each document's beginning (title, abstract) while key phrases are scored and
+    # only the rest (tags, key phrases) after: the same words, numbered alike, the same vectors.
+    from generator import similar
+
+    heads = ["Graph Neural Networks for ΟΔΟΣ", "", "We study ΣΊΣΥΦΟΣ and İstanbul data", "words words graph", "   spaced  out  "]
+    tails = [" graph neural networks diffusion", " lonely tail, words before their head", "", " istanbul neural", " spaced out again graph"]
+    documents = [head + tail for head, tail in zip(heads, tails)] * 5
+    whole = similar.numbered(documents)
+    joined = similar._continued(similar.numbered(heads * 5), documents)
+    assert joined.words == whole.words and joined.flat.tolist() == whole.flat.tolist() and joined.lengths.tolist() == whole.lengths.tolist()
+    expected = similar._vectors(documents, None)
+    found = similar._vectors(documents, None, similar.numbered(heads * 5))
+    assert list(found.terms) == list(expected.terms) and (found.matrix != expected.matrix).nnz == 0 and (found.raw_words != expected.raw_words).nnz == 0
+    assert similar._continued(similar.numbered(["Graph neur"]), ["Graph neural networks"]) is None  # a head must end between words
+
+
 def test_related_papers_have_reasons_as_plain_strings():
     # Reasons go into YAML front matter: numpy strings would not serialise.
     linked = link(papers_from(
@@ -186,3 +203,16 @@ def test_key_phrases_follow_the_verb_list_in_use():
             assert _phrase_like("findings suggest") is expected
     finally:
         learned.use(None)
+
+
+def test_candidates_judged_together_are_judged_as_one_at_a_time():
+    # link judges the shape of ~200,000 candidate phrases at once, each first and last word once.
+    from generator.keyphrases import phrase_like, phrases_like
+
+    phrases = [
+        "instruction tuning", "enables agents", "Findings Suggest", "fully connected layers", "efficiently trained models",
+        "model is robust", "Large Language Models", "reinforcement learning", "learning reinforcement", "robust", "novel framework",
+    ]
+    judged = phrases_like(phrases)
+    assert judged == [phrase_like(p) for p in phrases]
+    assert True in judged and False in judged

@@ -47,6 +47,17 @@ def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
     assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
 
 
+def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypatch):
+    items = list(range(parallel.MIN_ITEMS + 5))
+    offset = 3  # a closure, as with ordered_map
+    middle = len(items) // 2
+    expected = [[x + offset for x in items[:middle]], [x + offset for x in items[middle:]]]
+    assert parallel.halves(lambda some: [x + offset for x in some], items) == expected
+    monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
+    assert parallel.halves(lambda some: [x + offset for x in some], items) == expected
+    assert parallel.halves(lambda some: list(some), items[:10]) == [items[:10]]  # too few to split
+
+
 def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     """Under `mkdocs serve` the renderer reuses the last run's pages: after an edit its output
     must equal a cold render of the edited papers."""
