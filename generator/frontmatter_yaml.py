@@ -118,8 +118,17 @@ def _string(value: str) -> str | None:
     """`value` as libyaml writes it on one line, remembered (None: it takes more lines)."""
     if len(_strings) >= _STRINGS_MAX:
         _strings.clear()
-    text = _strings[value] = value if _plain(value) else _asked(("value", str, value), lambda: yaml.dump({"k": value}, **_OPTIONS), "k: ", True)
+    text = _strings[value] = value if _plain(value) else _single_quoted(value)
     return text
+
+
+def _single_quoted(value: str) -> str | None:
+    """A string libyaml cannot write plain, as it quotes it: in single quotes (doubled inside)
+    when every character is printable for it on one line, else asked of PyYAML (0.1 s less
+    at 4,242 papers, whose titles with a colon are quoted)."""
+    if value.isprintable() and (value.isascii() or max(value) < "\U00010000"):
+        return "'" + value.replace("'", "''") + "'"
+    return _asked(("value", str, value), lambda: yaml.dump({"k": value}, **_OPTIONS), "k: ", True)
 
 
 def _scalar(value: object, column: int) -> str:
