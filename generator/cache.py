@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import pickle
 from dataclasses import asdict
@@ -20,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from .model import Paper, Record
-from .write import write_atomic
+from .write import atomic_writer, write_atomic
 
 FOLDER = ".abstracts-site"
 STATE = "state.json"
@@ -110,7 +109,7 @@ class RunCache:
         the edit is served ~0.2 s sooner (pickling 2,200 papers)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.memory is None or not self.memory or self.derived > MEMORY_UNSAVED:
-            write_atomic(self.folder / PAPERS, _pickled(self.fresh_papers))
+            _save_papers(self.folder / PAPERS, self.fresh_papers)
         state = {
             "code": code_fingerprint(),
             "fingerprint": fingerprint,
@@ -134,12 +133,12 @@ class RunCache:
             self._records[record] = (key, paper)
 
 
-def _pickled(papers: dict[str, Paper]) -> bytes:
-    """Pickled without the memo of objects already written (Pickler.fast): 0.07-0.10 s instead
-    of 0.26-0.32 s at 4,242 papers, 4% larger (a string two papers share is written twice),
-    read back as fast. Papers hold no cycles, which fast mode could not write."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.fast = True
-    pickler.dump(papers)
-    return buffer.getvalue()
+def _save_papers(path: Path, papers: dict[str, Paper]) -> None:
+    """Pickled straight into the file (never whole in memory: ~0.1 GB at 12,000 papers), without
+    the memo of objects already written (Pickler.fast): 0.07-0.10 s instead of 0.26-0.32 s at
+    4,242 papers, 4% larger (a string two papers share is written twice), read back as fast.
+    Papers hold no cycles, which fast mode could not write."""
+    with atomic_writer(path) as handle:
+        pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.fast = True
+        pickler.dump(papers)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import InputError
 from .layout import MARKER, ROOT_FILES, SECTIONS
@@ -33,10 +36,18 @@ def is_generated(path: Path) -> bool:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Readers see the old file or the new one, never half of one: the bytes go to a temporary
-    file beside it (`.NAME.tmp`, created only if absent), renamed over it. Any other name only
-    when that one is taken (left by a killed run, or another writer's): mkstemp's random names
-    and its folder creation per file cost ~0.05 s of 5,000 files."""
+    """Readers see the old file or the new one, never half of one (see atomic_writer)."""
+    with atomic_writer(path) as handle:
+        handle.write(data)
+
+
+@contextmanager
+def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+    """A file to write `path`'s new bytes into, put in its place once the block ends: readers
+    see the old file or the new one, never half of one. The bytes go to a temporary file beside
+    it (`.NAME.tmp`, created only if absent), renamed over it. Any other name only when that one
+    is taken (left by a killed run, or another writer's): mkstemp's random names and its folder
+    creation per file cost ~0.05 s of 5,000 files."""
     temporary = os.path.join(path.parent, f".{path.name}.tmp")
     try:
         fd = _create(temporary)
@@ -47,7 +58,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
