@@ -10,7 +10,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 from markupsafe import Markup
@@ -57,8 +57,15 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["md"] = lambda value: escape_markdown(str(value))
+    env.filters["md"] = _md
     return env
+
+
+@lru_cache(maxsize=65_536, typed=True)
+def _md(value: object) -> str:
+    """The `md` filter, remembered: a paper's title and summary are escaped on each of its
+    ~7 listing pages (63,000 calls at 4,242 papers)."""
+    return escape_markdown(str(value))
 
 
 @cache
