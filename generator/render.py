@@ -384,11 +384,16 @@ def render_site(
         if len(collection_names) > 1 else "",
     )
     # As json.dumps of the whole with sort_keys (generated_by < papers < version), from the
-    # records already encoded: JSON is encoded part by part, so the bytes are the same.
-    files["papers.json"] = (
-        f'{{"generated_by":{json.dumps(MARKER, ensure_ascii=False)},"papers":[{",".join(encoded)}],'
-        f'"version":{json.dumps(__version__, ensure_ascii=False)}}}\n'
-    )
+    # records already encoded: JSON is encoded part by part, so the bytes are the same. One
+    # join makes the text, not a join and then a copy with its head and tail (a character
+    # beyond the BMP makes it 4 bytes a character: ~0.13 GB a copy at 12,000 papers).
+    pieces = [f'{{"generated_by":{json.dumps(MARKER, ensure_ascii=False)},"papers":[']
+    for record in encoded:
+        pieces += (record, ",")
+    if encoded:
+        pieces.pop()  # no comma after the last record
+    pieces.append(f'],"version":{json.dumps(__version__, ensure_ascii=False)}}}\n')
+    files["papers.json"] = "".join(pieces)
     return files
 
 
