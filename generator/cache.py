@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from .model import Paper, Record
-from .write import write_atomic
+from .write import atomic_writer, write_atomic
 
 FOLDER = ".abstracts-site"
 STATE = "state.json"
@@ -109,7 +109,7 @@ class RunCache:
         the edit is served ~0.2 s sooner (pickling 2,200 papers)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.memory is None or not self.memory or self.derived > MEMORY_UNSAVED:
-            write_atomic(self.folder / PAPERS, pickle.dumps(self.fresh_papers, protocol=pickle.HIGHEST_PROTOCOL))
+            _save_papers(self.folder / PAPERS, self.fresh_papers)
         state = {
             "code": code_fingerprint(),
             "fingerprint": fingerprint,
@@ -131,3 +131,14 @@ class RunCache:
         self.derived += derived
         if self.memory is not None:
             self._records[record] = (key, paper)
+
+
+def _save_papers(path: Path, papers: dict[str, Paper]) -> None:
+    """Pickled straight into the file (never whole in memory: ~0.1 GB at 12,000 papers), without
+    the memo of objects already written (Pickler.fast): 0.07-0.10 s instead of 0.26-0.32 s at
+    4,242 papers, 4% larger (a string two papers share is written twice), read back as fast.
+    Papers hold no cycles, which fast mode could not write."""
+    with atomic_writer(path) as handle:
+        pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.fast = True
+        pickler.dump(papers)
