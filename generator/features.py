@@ -18,7 +18,6 @@ from .names import GENERIC_ACRONYMS, IntroducedName
 from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
-_WORD = re.compile(r"[^\W_]+")
 
 
 def content_words(text: str) -> list[str]:
@@ -154,6 +153,7 @@ _CODE_WORDS = frozenset({"code", "available", "github", "http", "https"})
 # that is after no letter or digit, nor after one joined by - ' or . (as _TOKEN joins them).
 _RESULT_PREFIXES = ("experiment", "outperform", "state-of-the-art", "results", "achiev", "improv", "benchmark", "empirical", "surpass")
 _RESULT_START = re.compile(rf"(?<![^\W_])(?<![^\W_][-'.])(?:{'|'.join(map(re.escape, _RESULT_PREFIXES))})")
+_RESULT_WORD = re.compile("|".join(map(re.escape, _RESULT_PREFIXES)))
 _PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
 
 
@@ -167,9 +167,16 @@ def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
         "cue_we": float(not words.isdisjoint(_WE_WORDS)),
         "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
         "cue_code": float(not words.isdisjoint(_CODE_WORDS)),
-        "cue_result": float(_RESULT_START.search(lowered) is not None),
+        # The word starts without the lookbehinds first: a plain alternation is searched fast.
+        "cue_result": float(_RESULT_WORD.search(lowered) is not None and _RESULT_START.search(lowered) is not None),
         "cue_problem": float(_PROBLEM_START.search(sentence) is not None),
     }
+
+
+def _split_joined(tokens: list[str]) -> list[str]:
+    """The runs of letters and digits ([^\W_]+) of the text the _TOKEN tokens came from, without
+    searching it again: each token is such runs joined by single - ' or . characters."""
+    return " ".join(tokens).replace("-", " ").replace("'", " ").replace(".", " ").split()
 
 
 def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) -> list[dict[str, float]]:
@@ -183,8 +190,9 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
     rules_rank = {index: rank for rank, index in enumerate(rules_order)}
     contents = [[w for w in t if w not in ENGLISH_STOP_WORDS and not w.isdigit()] for t in tokens]
-    # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included.
-    words = [[w for w in _WORD.findall(s) if w not in ENGLISH_STOP_WORDS] for s in lowered]
+    # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included: the tokens'
+    # runs of letters and digits, from the tokens.
+    words = [[w for w in _split_joined(t) if w not in ENGLISH_STOP_WORDS] for t in tokens]
     counts = [Counter(sentence_words) for sentence_words in words]
     whole = Counter(chain.from_iterable(words))
     whole_square = sum(n * n for n in whole.values())

@@ -78,7 +78,9 @@ def segments(abstract: str) -> list[Segment]:
     text = _mend_broken_words(" ".join(text.split()))
     result: list[Segment] = []
     position = 0
-    for match in _SEGMENT.finditer(text):
+    # Math and URLs start with '$', '\\' or 'http': most abstracts have none and need no search.
+    maybe = "$" in text or "\\" in text or "http" in text
+    for match in _SEGMENT.finditer(text) if maybe else ():
         if match.start() > position:
             result.append(Segment("text", _resolve_macros(text[position : match.start()])))
         result.extend(_match_segments(match))

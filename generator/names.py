@@ -33,10 +33,13 @@ _OUR_NOUN = re.compile(
 # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
 _NAME_SUBJECT = re.compile(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)")
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
-_CONTRIBUTION = re.compile(
-    rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
-    re.IGNORECASE,
-)
+_CONTRIBUTION_BODY = rf"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}"
+_CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}\b", re.IGNORECASE)
+# Patterns that open with \b or ignore case are tried at every position of a sentence; most
+# sentences lack what they need, which a plain pattern or substring finds far faster. On ASCII
+# text lowered, _CONTRIBUTION_BODY matching is necessary for _CONTRIBUTION to match.
+_CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
+_NAMING_WORD = re.compile(r"named|dubbed|termed|called|coined|denoted|we call|we name it|namely")
 _NAMING = re.compile(
     r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|(?:which |that )?we call(?: it| this)?|we name it|namely)\s+[“\"']?"
     r"((?:[A-Z][\w\-\.]*\s+){0,2}[A-Za-z0-9][\w\-\.+]*[\w+])"
@@ -348,7 +351,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         return IntroducedName(name, expansions.get(name), sentence, rule)
 
     for sentence in all_sentences:
-        for match in _NAMING.finditer(sentence):
+        for match in _NAMING.finditer(sentence) if _NAMING_WORD.search(sentence) else ():
             candidate = match.group(1)
             words = candidate.split()
             # "named Physics guided Neural Network for Air Quality Prediction (AirPhyNet)": the short form.
@@ -369,7 +372,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 yield result(first, sentence, "naming")  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
-        match = _OUR_NOUN.search(sentence)
+        match = _OUR_NOUN.search(sentence) if "ur " in sentence else None  # '[Oo]ur ' 
         # A plain capitalised word needs a comma or bracket after it ('Our model, Coeditor, is').
         if match and (
             _candidate(match.group(1), expansions, banned)
@@ -382,6 +385,8 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
             sentence = next((s for s in all_sentences if name in s), "")
             yield result(name, sentence, "bold")
     for sentence in all_sentences:
+        if sentence.isascii() and not _CONTRIBUTION_LOWER.search(sentence.lower()):
+            continue
         contribution = _CONTRIBUTION.search(sentence)
         if not contribution:
             continue

@@ -538,9 +538,10 @@ def derive_summary(text: str) -> str:
     # Sentences that say what the paper does ('we ...', a contribution, study or result) come
     # before background and motivation, whatever their score; the model orders each group.
     ranked = sorted(range(len(all_sentences)), key=lambda i: (not _states_the_work(all_sentences[i], rows[i]), -scores[i], i))
-    candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked]
-    # The best sentence that fits whole (or cut at a clause), before any cut with "…".
-    for candidate in candidates[:4]:
+    # The best sentence that fits whole (or cut at a clause), before any cut with "…"; only
+    # the first few are made into candidates.
+    candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked[:4]]
+    for candidate in candidates:
         short = _shorten(candidate, allow_ellipsis=False)
         if short and _balanced(short):
             return short
