@@ -54,13 +54,15 @@ def classify_link(url: str) -> Link:
     return Link("project", f"Project page · {host}", url)
 
 
+_BOLD = re.compile(f"(?<!\\w){markup.BOLD_OPEN}([^{markup.BOLD_CLOSE}]+){markup.BOLD_CLOSE}(?!\\w)")
+
+
 def _bold_words(parts: list[markup.Segment]) -> list[str]:
     """Whole words set in bold (**X** or \\textbf{X}): candidate names."""
     bold = []
     for segment in parts:
-        if segment.kind == "text":
-            pattern = f"(?<!\\w){markup.BOLD_OPEN}([^{markup.BOLD_CLOSE}]+){markup.BOLD_CLOSE}(?!\\w)"
-            bold.extend(match.strip() for match in re.findall(pattern, segment.value))
+        if segment.kind == "text" and markup.BOLD_OPEN in segment.value:  # few abstracts set any
+            bold.extend(match.strip() for match in _BOLD.findall(segment.value))
     return bold
 
 

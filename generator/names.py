@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from functools import lru_cache
 from typing import Sequence
 
@@ -426,7 +428,10 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     # Last: a name the abstract keeps using (twice or more, and in its second half too),
     # as the subject of what the paper does ("AffineQuant achieves ...").
     counts: dict[str, int] = {}
-    for token in _NAME_TOKEN_RE.findall(text):
+    # Tokens never span white space: only the words with a capital are searched for them.
+    words = text.split()
+    capitalised = " ".join(compress(words, map(ne, words, text.lower().split())))
+    for token in _NAME_TOKEN_RE.findall(capitalised):
         # Most words have no capital, and every name has one: skip them before the checks.
         if token.lower() == token:
             continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -43,6 +43,47 @@ class Vocabulary:
     exact: dict[str, str]  # case-sensitive acronym spelling -> tag
     areas: tuple[Area, ...]
     starts: dict[str, int]  # first token of a spelling -> its longest spelling's length
+    cues: CueIndex  # the areas' cues, by the words that can hold them
+
+
+class _Computed(dict):
+    """A dict that computes a missing value on first look-up (and keeps it): looked up in C."""
+
+    def __init__(self, compute: Callable):
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key):
+        value = self[key] = self._compute(key)
+        return value
+
+
+class CueIndex:
+    """Which area cues a folded text holds, found from its words instead of searching it for
+    each of the ~200 cues: a cue of one word is there where a word starts with it ('gan' in
+    'gans'); a longer cue needs its first word whole, and only then is searched for. What
+    each word can start is kept (a corpus repeats its words)."""
+
+    def __init__(self, areas: tuple[Area, ...]):
+        self._cues = [(index, cue) for index, area in enumerate(areas) for _, cue in area.cues]  # cue number -> (area, cue)
+        self._one_word: dict[str, list[int]] = {}  # a one-word cue -> its numbers
+        self._first_word: dict[str, list[int]] = {}  # the first word of a longer cue -> their numbers
+        for number, (_, cue) in enumerate(self._cues):
+            words = cue.split()
+            (self._one_word if len(words) == 1 else self._first_word).setdefault(words[0], []).append(number)
+        self._lengths = sorted({len(word) for word in self._one_word})
+        self._by_word = _Computed(self._of_word)  # word -> the cue numbers it may hold
+
+    def _of_word(self, word: str) -> tuple[int, ...]:
+        numbers = [n for length in self._lengths for n in self._one_word.get(word[:length], ())]
+        return tuple(numbers + self._first_word.get(word, []))
+
+    def areas(self, folded: str) -> list[int]:
+        """The area (its index) of every cue in `folded` (text as `fold` makes it), in cue order."""
+        numbers = set().union(*map(self._by_word.__getitem__, set(folded.split())))
+        padded = f" {folded} "
+        cues = self._cues
+        return [cues[n][0] for n in sorted(numbers) if cues[n][1].count(" ") == 1 or cues[n][1] in padded]
 
 
 def _data(name: str) -> object:
@@ -97,7 +138,7 @@ def vocabulary() -> Vocabulary:
     starts: dict[str, int] = {}
     for key in folded:
         starts[key[0]] = max(starts.get(key[0], 0), len(key))
-    return Vocabulary(tag_area, curated, folded, exact, areas, starts)
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas))
 
 
 def _tokens(text: str) -> list[str]:
@@ -257,14 +298,8 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
         if area:
             # Broad tags ('datasets', 'benchmarks') are in most abstracts: they vote softly.
             votes[area] += (0.3 if tag in BROAD_TAGS else 1.0) * (1.0 + hits.get(tag, 0))
-    folded = fold(text)
-    folded_text = f" {folded} "
-    # A cue can only occur where a word starts with its first letters: most need no search.
-    starts = {word[:k] for word in folded.split() for k in (1, 2, 3)}
-    for area in vocab.areas:
-        for start, cue in area.cues:  # folded when the vocabulary is loaded
-            if start in starts and cue in folded_text:
-                votes[area.slug] += 0.5
+    for index in vocab.cues.areas(fold(text)):  # one vote per cue, added one by one as ever (floats)
+        votes[vocab.areas[index].slug] += 0.5
     if not votes:
         return vocab.areas[-1].name
     order = {area.slug: index for index, area in enumerate(vocab.areas)}
