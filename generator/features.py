@@ -174,8 +174,8 @@ def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
 
 
 def _split_joined(tokens: list[str]) -> list[str]:
-    """The runs of letters and digits ([^\W_]+) of the text the _TOKEN tokens came from, without
-    searching it again: each token is such runs joined by single - ' or . characters."""
+    """The runs of letters and digits of the text the _TOKEN tokens came from, without searching
+    it again: each token is such runs joined by single - ' or . characters."""
     return " ".join(tokens).replace("-", " ").replace("'", " ").replace(".", " ").split()
 
 
