@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import chain
+from itertools import chain, filterfalse, repeat
 
 from .names import GENERIC_ACRONYMS, IntroducedName
 from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
@@ -143,8 +143,14 @@ def _has_digit(phrase: str) -> bool:
 
 # Cue words of a sentence's role. Contribution and study need "we" and a verb in order (a
 # pattern); the others are words or word beginnings, checked on the sentence's words at once.
-_CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I)
-_STUDY = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I)
+_CONTRIBUTION_BODY = r"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)"
+_STUDY_BODY = r"(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)"
+_CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}", re.I)
+_STUDY = re.compile(rf"\b{_STUDY_BODY}", re.I)
+# A pattern that opens with \b or ignores case is tried at every position; on ASCII text its
+# body, case-sensitive in the lowered text, is found far faster and must be there for a match.
+_CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
+_STUDY_LOWER = re.compile(_STUDY_BODY)
 _WE_WORDS = frozenset({"we", "our"})
 _BACKGROUND_WORDS = frozenset({"recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"})
 _BACKGROUND_PHRASES = ("has been", "have been", "have shown")
@@ -153,8 +159,12 @@ _CODE_WORDS = frozenset({"code", "available", "github", "http", "https"})
 # that is after no letter or digit, nor after one joined by - ' or . (as _TOKEN joins them).
 _RESULT_PREFIXES = ("experiment", "outperform", "state-of-the-art", "results", "achiev", "improv", "benchmark", "empirical", "surpass")
 _RESULT_START = re.compile(rf"(?<![^\W_])(?<![^\W_][-'.])(?:{'|'.join(map(re.escape, _RESULT_PREFIXES))})")
-_RESULT_WORD = re.compile("|".join(map(re.escape, _RESULT_PREFIXES)))
 _PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
+
+
+def _found(pattern: re.Pattern[str], body: re.Pattern[str], sentence: str, lowered: str) -> bool:
+    """pattern.search(sentence), skipped on ASCII text that lacks the pattern's body."""
+    return not (sentence.isascii() and body.search(lowered) is None) and pattern.search(sentence) is not None
 
 
 def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
@@ -162,13 +172,13 @@ def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
     # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
     may_state = "we" in words or "this" in words or "our" in words
     return {
-        "cue_contribution": float(may_state and _CONTRIBUTION.search(sentence) is not None),
-        "cue_study": float(may_state and _STUDY.search(sentence) is not None),
+        "cue_contribution": float(may_state and _found(_CONTRIBUTION, _CONTRIBUTION_LOWER, sentence, lowered)),
+        "cue_study": float(may_state and _found(_STUDY, _STUDY_LOWER, sentence, lowered)),
         "cue_we": float(not words.isdisjoint(_WE_WORDS)),
         "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
         "cue_code": float(not words.isdisjoint(_CODE_WORDS)),
-        # The word starts without the lookbehinds first: a plain alternation is searched fast.
-        "cue_result": float(_RESULT_WORD.search(lowered) is not None and _RESULT_START.search(lowered) is not None),
+        # The prefixes as substrings first: the pattern with lookbehinds is tried at every position.
+        "cue_result": float(any(prefix in lowered for prefix in _RESULT_PREFIXES) and _RESULT_START.search(lowered) is not None),
         "cue_problem": float(_PROBLEM_START.search(sentence) is not None),
     }
 
@@ -189,26 +199,35 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
     rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
     rules_rank = {index: rank for rank, index in enumerate(rules_order)}
-    contents = [[w for w in t if w not in ENGLISH_STOP_WORDS and not w.isdigit()] for t in tokens]
+    contents = [list(filterfalse(str.isdigit, filterfalse(ENGLISH_STOP_WORDS.__contains__, t))) for t in tokens]  # filtered in C
     # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included: the tokens'
     # runs of letters and digits, from the tokens.
-    words = [[w for w in _split_joined(t) if w not in ENGLISH_STOP_WORDS] for t in tokens]
+    words = [list(filterfalse(ENGLISH_STOP_WORDS.__contains__, _split_joined(t))) for t in tokens]
     counts = [Counter(sentence_words) for sentence_words in words]
     whole = Counter(chain.from_iterable(words))
     whole_square = sum(n * n for n in whole.values())
     rows = []
     for index, sentence in enumerate(sentences):
         content = contents[index]
-        values = [titleness.get(w, 0.0) for w in content]  # the mean of titleness_stats, without its minimum
+        values = list(map(titleness.get, content, repeat(0.0)))  # the mean of titleness_stats, without its minimum
         mean_title = sum(values) / len(values) if values else 0.0
         # Central sentences share their words with the rest of the abstract (the classic
         # centroid summariser): what the paper does is what the abstract keeps returning to.
+        # In one pass over the sentence's words, in integers: the rest's counts dotted with
+        # the sentence's, how many words the rest shares, and |rest|^2 (= |whole|^2 with the
+        # sentence's own words' counts lowered).
         own = counts[index]
-        rest = {w: whole[w] - n for w, n in own.items()}
-        # |rest|^2 = |whole|^2 with the sentence's own words' counts lowered.
-        rest_square = whole_square - sum(whole[w] ** 2 - r**2 for w, r in rest.items())
+        dot = shared = lowered_square = own_square = 0
+        for w, n in own.items():
+            total = whole[w]
+            rest = total - n
+            dot += n * rest
+            shared += rest != 0
+            lowered_square += total * total - rest * rest
+            own_square += n * n
+        rest_square = whole_square - lowered_square
         rest_norm = math.sqrt(rest_square) if rest_square > 0 else 1.0
-        own_norm = math.sqrt(sum(n * n for n in own.values())) or 1.0
+        own_norm = math.sqrt(own_square) or 1.0
         rows.append(
             {
                 _bucket("position", index, 5): 1.0,
@@ -221,8 +240,8 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
                 "has_math": float("$" in sentence),
                 "has_parenthesis": float("(" in sentence),
                 "titleness_mean": mean_title,
-                "centroid": sum(n * rest[w] for w, n in own.items()) / own_norm / rest_norm,
-                "shared_share": sum(1 for w in own if rest[w]) / len(own) if own else 0.0,
+                "centroid": dot / own_norm / rest_norm,
+                "shared_share": shared / len(own) if own else 0.0,
                 **cues[index],
             }
         )
