@@ -42,7 +42,7 @@ class Vocabulary:
     matched: dict[tuple[str, ...], str]  # the same with the learned spellings: what tagging matches
     exact: dict[str, str]  # case-sensitive acronym spelling -> tag
     areas: tuple[Area, ...]
-    starts: dict[str, int]  # first token of a spelling -> its longest spelling's length
+    starts: dict[str, tuple[int, ...]]  # first token of a spelling -> the lengths of its spellings, longest first
     cues: CueIndex  # the areas' cues, by the words that can hold them
 
 
@@ -102,6 +102,7 @@ def use_learned(entries: dict | None) -> None:
     _learned_override = entries
     vocabulary.cache_clear()
     mentions.cache_clear()
+    normalise_keyword.cache_clear()
 
 
 @cache
@@ -135,9 +136,10 @@ def vocabulary() -> Vocabulary:
             # Titles judge names by these spellings only (`names._generic_expansion`): neither
             # the topics for other venues nor retrained tags may change a title.
             curated = dict(folded)
-    starts: dict[str, int] = {}
+    lengths: dict[str, set[int]] = {}
     for key in folded:
-        starts[key[0]] = max(starts.get(key[0], 0), len(key))
+        lengths.setdefault(key[0], set()).add(len(key))
+    starts = {token: tuple(sorted(found, reverse=True)) for token, found in lengths.items()}
     return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas))
 
 
@@ -185,8 +187,9 @@ def _match(raw: list[str], tokens: list[str]):
     i, n = 0, len(tokens)
     while i < n:
         # Only tokens that start some spelling need the longer look-ups.
-        longest = vocab.starts.get(tokens[i], 0)
-        for length in range(min(longest, n - i), 0, -1):
+        for length in vocab.starts.get(tokens[i], ()):
+            if length > n - i:
+                continue
             key = tuple(tokens[i : i + length])
             tag = vocab.matched.get(key)
             if tag:
@@ -222,7 +225,9 @@ def mentions(text: str) -> tuple[Mention, ...]:
         for i in [i for i, token in enumerate(tokens) if token in starts or raw[i] in exact]:
             if i < end:
                 continue  # inside the mention found before
-            for length in range(min(starts.get(tokens[i], 0), n - i), 0, -1):
+            for length in starts.get(tokens[i], ()):  # only the lengths its spellings have
+                if length > n - i:
+                    continue
                 key = tuple(tokens[i : i + length])
                 tag = matched.get(key)
                 if tag:
@@ -253,6 +258,7 @@ def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
     )
 
 
+@lru_cache(maxsize=65536)  # authors repeat their keywords; each paper's are normalised twice
 def normalise_keyword(keyword: str) -> str:
     """An author keyword in the vocabulary's terms: 'LLMs' -> 'large language models'."""
     vocab = vocabulary()
