@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import compress
-from operator import ne
+from itertools import filterfalse
 from functools import lru_cache
 from typing import Sequence
 
@@ -41,7 +40,7 @@ _CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}\b", re.IGNORECASE)
 # sentences lack what they need, which a plain pattern or substring finds far faster. On ASCII
 # text lowered, _CONTRIBUTION_BODY matching is necessary for _CONTRIBUTION to match.
 _CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
-_NAMING_WORD = re.compile(r"named|dubbed|termed|called|coined|denoted|we call|we name it|namely")
+_NAMING_WORDS = ("name", "dubbed", "termed", "called", "coined", "denoted", "we call")  # one is in every _NAMING match
 _NAMING = re.compile(
     r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|(?:which |that )?we call(?: it| this)?|we name it|namely)\s+[“\"']?"
     r"((?:[A-Z][\w\-\.]*\s+){0,2}[A-Za-z0-9][\w\-\.+]*[\w+])"
@@ -352,8 +351,9 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         name = name.rstrip(".-")
         return IntroducedName(name, expansions.get(name), sentence, rule)
 
-    for sentence in all_sentences:
-        for match in _NAMING.finditer(sentence) if _NAMING_WORD.search(sentence) else ():
+    naming = any(word in text for word in _NAMING_WORDS)  # most abstracts name nothing: no search per sentence
+    for sentence in all_sentences if naming else ():
+        for match in _NAMING.finditer(sentence):
             candidate = match.group(1)
             words = candidate.split()
             # "named Physics guided Neural Network for Air Quality Prediction (AirPhyNet)": the short form.
@@ -429,8 +429,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     # as the subject of what the paper does ("AffineQuant achieves ...").
     counts: dict[str, int] = {}
     # Tokens never span white space: only the words with a capital are searched for them.
-    words = text.split()
-    capitalised = " ".join(compress(words, map(ne, words, text.lower().split())))
+    capitalised = " ".join(filterfalse(str.islower, text.split()))  # (and words without letters)
     for token in _NAME_TOKEN_RE.findall(capitalised):
         # Most words have no capital, and every name has one: skip them before the checks.
         if token.lower() == token:
