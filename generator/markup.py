@@ -201,13 +201,19 @@ _MD_ESCAPE = {
     # attr_list reads {...} as attributes; arithmatex reads $ as math.
     "{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "&": "&amp;", "$": "&#36;",
 }
-_MD_ESCAPE_TABLE = str.maketrans(_MD_ESCAPE)
+# The same as one str.translate (which looks up every character in a dict), done as one C
+# scan per character that needs escaping: the backslash and '&' first, as the others' escapes
+# hold them; no escape holds a character escaped after it.
+_MD_ESCAPE_ORDER = sorted(_MD_ESCAPE, key=lambda c: (c not in "\\&", c == "&"))
 _BLOCK_START = re.compile(r"^(\s*)([#>+\-]|\d+[.)])")
 
 
 def escape_markdown(text: str) -> str:
     """Text -> Markdown that renders as exactly that text, with style markers applied."""
-    escaped = text.translate(_MD_ESCAPE_TABLE)
+    escaped = text
+    for character in _MD_ESCAPE_ORDER:
+        if character in escaped:
+            escaped = escaped.replace(character, _MD_ESCAPE[character])
     escaped = escaped.replace(BOLD_OPEN, "**").replace(BOLD_CLOSE, "**")
     return escaped.replace(ITALIC_OPEN, "*").replace(ITALIC_CLOSE, "*")
 
@@ -215,6 +221,8 @@ def escape_markdown(text: str) -> str:
 def _balanced_styles(text: str) -> str:
     """Drop style markers that would not render (empty or whitespace-padded)."""
     for open_mark, close_mark in ((BOLD_OPEN, BOLD_CLOSE), (ITALIC_OPEN, ITALIC_CLOSE)):
+        if open_mark not in text:  # most text has no styles
+            continue
         text = re.sub(
             f"{open_mark}(\\s*)([^{open_mark}{close_mark}]*?)(\\s*){close_mark}",
             lambda m, o=open_mark, c=close_mark: f"{m.group(1)}{o}{m.group(2)}{c}{m.group(3)}" if m.group(2) else m.group(1) + m.group(3),
