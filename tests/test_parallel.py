@@ -49,7 +49,7 @@ def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
     assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
     assert list(parallel.ordered_map(lambda batch: batches.append(len(batch)) or [-x for x in batch], items, batched=True)) == [-x for x in items]
-    assert max(batches) == parallel.CHUNK and sum(batches) == len(items)
+    assert max(batches) == parallel.BATCH and sum(batches) == len(items)
 
 
 def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
