@@ -193,30 +193,41 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
     """For each abstract sentence, how well it states what the paper does (against author
     TL;DRs). The rules' own order (sentences that propose, then that study something, then
     the rest, in reading order) is a feature too: the model learns how far to trust it."""
-    count = len(sentences)
-    lowered = [s.lower() for s in sentences]
-    tokens = [_TOKEN.findall(s) for s in lowered]
-    cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
-    rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
-    rules_rank = {index: rank for rank, index in enumerate(rules_order)}
-    contents = [list(filterfalse(str.isdigit, filterfalse(ENGLISH_STOP_WORDS.__contains__, t))) for t in tokens]  # filtered in C
-    # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included: the tokens'
-    # runs of letters and digits, from the tokens.
-    words = [list(filterfalse(ENGLISH_STOP_WORDS.__contains__, _split_joined(t))) for t in tokens]
-    counts = [Counter(sentence_words) for sentence_words in words]
-    whole = Counter(chain.from_iterable(words))
-    whole_square = sum(n * n for n in whole.values())
-    rows = []
-    for index, sentence in enumerate(sentences):
-        content = contents[index]
-        values = list(map(titleness.get, content, repeat(0.0)))  # the mean of titleness_stats, without its minimum
+    table = SentenceFeatures(sentences, titleness)
+    return [table.row(index) for index in range(len(sentences))]
+
+
+class SentenceFeatures:
+    """`sentence_features`, each sentence's row made when asked for: what the rows share (the
+    cues of every sentence, the rules' order, the abstract's word counts) is made at once."""
+
+    def __init__(self, sentences: Sequence[str], titleness: Mapping[str, float]):
+        count = len(sentences)
+        lowered = [s.lower() for s in sentences]
+        tokens = [_TOKEN.findall(s) for s in lowered]
+        cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
+        rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
+        # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included: the tokens'
+        # runs of letters and digits, from the tokens.
+        words = [list(filterfalse(ENGLISH_STOP_WORDS.__contains__, _split_joined(t))) for t in tokens]
+        self.sentences, self.titleness, self.cues = sentences, titleness, cues
+        self._tokens = tokens
+        self._rules_rank = {index: rank for rank, index in enumerate(rules_order)}
+        self._counts = [Counter(sentence_words) for sentence_words in words]
+        self._whole = Counter(chain.from_iterable(words))
+        self._whole_square = sum(n * n for n in self._whole.values())
+
+    def row(self, index: int) -> dict[str, float]:
+        sentence, count, whole = self.sentences[index], len(self.sentences), self._whole
+        content = list(filterfalse(str.isdigit, filterfalse(ENGLISH_STOP_WORDS.__contains__, self._tokens[index])))  # filtered in C
+        values = list(map(self.titleness.get, content, repeat(0.0)))  # the mean of titleness_stats, without its minimum
         mean_title = sum(values) / len(values) if values else 0.0
         # Central sentences share their words with the rest of the abstract (the classic
         # centroid summariser): what the paper does is what the abstract keeps returning to.
         # In one pass over the sentence's words, in integers: the rest's counts dotted with
         # the sentence's, how many words the rest shares, and |rest|^2 (= |whole|^2 with the
         # sentence's own words' counts lowered).
-        own = counts[index]
+        own = self._counts[index]
         dot = shared = lowered_square = own_square = 0
         for w, n in own.items():
             total = whole[w]
@@ -225,24 +236,21 @@ def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) 
             shared += rest != 0
             lowered_square += total * total - rest * rest
             own_square += n * n
-        rest_square = whole_square - lowered_square
+        rest_square = self._whole_square - lowered_square
         rest_norm = math.sqrt(rest_square) if rest_square > 0 else 1.0
         own_norm = math.sqrt(own_square) or 1.0
-        rows.append(
-            {
-                _bucket("position", index, 5): 1.0,
-                _bucket("rules_rank", rules_rank[index], 3): 1.0,
-                "relative_position": index / max(1, count - 1),
-                "is_last": float(index == count - 1 and count > 1),
-                "chars": min(len(sentence), 400) / 400,
-                "short": float(len(sentence) < 60),
-                "long": float(len(sentence) > 200),
-                "has_math": float("$" in sentence),
-                "has_parenthesis": float("(" in sentence),
-                "titleness_mean": mean_title,
-                "centroid": dot / own_norm / rest_norm,
-                "shared_share": shared / len(own) if own else 0.0,
-                **cues[index],
-            }
-        )
-    return rows
+        return {
+            _bucket("position", index, 5): 1.0,
+            _bucket("rules_rank", self._rules_rank[index], 3): 1.0,
+            "relative_position": index / max(1, count - 1),
+            "is_last": float(index == count - 1 and count > 1),
+            "chars": min(len(sentence), 400) / 400,
+            "short": float(len(sentence) < 60),
+            "long": float(len(sentence) > 200),
+            "has_math": float("$" in sentence),
+            "has_parenthesis": float("(" in sentence),
+            "titleness_mean": mean_title,
+            "centroid": dot / own_norm / rest_norm,
+            "shared_share": shared / len(own) if own else 0.0,
+            **self.cues[index],
+        }
