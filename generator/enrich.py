@@ -8,6 +8,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from urllib.parse import urlparse
 
 from . import markup
@@ -22,6 +23,7 @@ from .urlpolicy import web_url
 MAX_SLUG_CHARS = 60
 
 
+@lru_cache(maxsize=65536)  # asked when duplicates are merged, before the workers fork, and again by enrich
 def paper_id(abstract: str) -> str:
     """Stable id: a hash of the abstract with case and whitespace normalised."""
     normalised = " ".join(unicodedata.normalize("NFC", abstract).casefold().split())

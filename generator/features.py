@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain, filterfalse, repeat
 
 from .names import GENERIC_ACRONYMS, IntroducedName
-from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
+from .textutil import ENGLISH_STOP_WORDS, found_fast, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
 
@@ -147,8 +147,7 @@ _CONTRIBUTION_BODY = r"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\
 _STUDY_BODY = r"(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)"
 _CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}", re.I)
 _STUDY = re.compile(rf"\b{_STUDY_BODY}", re.I)
-# A pattern that opens with \b or ignores case is tried at every position; on ASCII text its
-# body, case-sensitive in the lowered text, is found far faster and must be there for a match.
+# Their bodies, for `found_fast`.
 _CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
 _STUDY_LOWER = re.compile(_STUDY_BODY)
 _WE_WORDS = frozenset({"we", "our"})
@@ -162,18 +161,13 @@ _RESULT_START = re.compile(rf"(?<![^\W_])(?<![^\W_][-'.])(?:{'|'.join(map(re.esc
 _PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
 
 
-def _found(pattern: re.Pattern[str], body: re.Pattern[str], sentence: str, lowered: str) -> bool:
-    """pattern.search(sentence), skipped on ASCII text that lacks the pattern's body."""
-    return not (sentence.isascii() and body.search(lowered) is None) and pattern.search(sentence) is not None
-
-
 def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
     words = set(tokens)
     # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
     may_state = "we" in words or "this" in words or "our" in words
     return {
-        "cue_contribution": float(may_state and _found(_CONTRIBUTION, _CONTRIBUTION_LOWER, sentence, lowered)),
-        "cue_study": float(may_state and _found(_STUDY, _STUDY_LOWER, sentence, lowered)),
+        "cue_contribution": float(may_state and found_fast(_CONTRIBUTION, _CONTRIBUTION_LOWER, sentence, lowered)),
+        "cue_study": float(may_state and found_fast(_STUDY, _STUDY_LOWER, sentence, lowered)),
         "cue_we": float(not words.isdisjoint(_WE_WORDS)),
         "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
         "cue_code": float(not words.isdisjoint(_CODE_WORDS)),

@@ -80,6 +80,15 @@ def normalise_term(term: str) -> str:
     return " ".join(parts)
 
 
+def found_fast(pattern: re.Pattern[str], body: re.Pattern[str], text: str, lowered: str | None = None) -> bool:
+    """pattern.search(text) is not None, for a pattern that opens with \\b or ignores case (and so
+    is tried at every position of the text). `body` is the pattern without the \\b, case-sensitive:
+    lowered ASCII text must hold it for a match, and it is found far faster, so it is tried first."""
+    if text.isascii() and body.search(text.lower() if lowered is None else lowered) is None:
+        return False
+    return pattern.search(text) is not None
+
+
 def whole_word_positions(word: str, text: str) -> list[int]:
     """Where `word` occurs in `text` not inside a longer word or hyphenated compound: the
     regular expression (?<![\\w-])word(?![\\w-]) without compiling one per word (names vary)."""
