@@ -23,7 +23,7 @@ from .urlpolicy import web_url
 MAX_SLUG_CHARS = 60
 
 
-@lru_cache(maxsize=65536)  # asked when duplicates are merged, before the workers fork, and again by enrich
+@lru_cache(maxsize=16384)  # asked when duplicates are merged, before the workers fork, and again by enrich
 def paper_id(abstract: str) -> str:
     """Stable id: a hash of the abstract with case and whitespace normalised."""
     normalised = " ".join(unicodedata.normalize("NFC", abstract).casefold().split())
