@@ -360,16 +360,26 @@ def _runs(text: str) -> list[list[str]]:
     runs: list[list[str]] = []
     for chunk in _PHRASE_SPLIT.split(text):
         run: list[str] = []
-        for word in chunk.split() + [""]:
-            lower = word.lower()
-            if word and len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
-                # Keep the casing of names and acronyms (CLIP, PatchSAE), lower the rest.
-                run.append(lower if word[1:] == lower[1:] else word)
+        for form in map(_run_word, chunk.split()):
+            if form:
+                run.append(form)
                 continue
             if len(run) > 1:
                 runs.append(run)
             run = []
+        if len(run) > 1:
+            runs.append(run)
     return runs
+
+
+@lru_cache(maxsize=200_000)  # a corpus repeats its words
+def _run_word(word: str) -> str | None:
+    """The word as a run holds it, or None for what ends a run (a stop word, a number, one
+    letter, letters beyond ASCII): names and acronyms keep their casing (CLIP, PatchSAE)."""
+    lower = word.lower()
+    if len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
+        return lower if word[1:] == lower[1:] else word
+    return None
 
 
 @lru_cache(maxsize=200_000)
