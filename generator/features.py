@@ -12,13 +12,12 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import chain
+from itertools import chain, filterfalse, repeat
 
 from .names import GENERIC_ACRONYMS, IntroducedName
-from .textutil import ENGLISH_STOP_WORDS, whole_word_positions
+from .textutil import ENGLISH_STOP_WORDS, found_fast, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
-_WORD = re.compile(r"[^\W_]+")
 
 
 def content_words(text: str) -> list[str]:
@@ -144,8 +143,13 @@ def _has_digit(phrase: str) -> bool:
 
 # Cue words of a sentence's role. Contribution and study need "we" and a verb in order (a
 # pattern); the others are words or word beginnings, checked on the sentence's words at once.
-_CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I)
-_STUDY = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I)
+_CONTRIBUTION_BODY = r"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)"
+_STUDY_BODY = r"(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)"
+_CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}", re.I)
+_STUDY = re.compile(rf"\b{_STUDY_BODY}", re.I)
+# Their bodies, for `found_fast`.
+_CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
+_STUDY_LOWER = re.compile(_STUDY_BODY)
 _WE_WORDS = frozenset({"we", "our"})
 _BACKGROUND_WORDS = frozenset({"recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"})
 _BACKGROUND_PHRASES = ("has been", "have been", "have shown")
@@ -162,60 +166,85 @@ def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
     # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
     may_state = "we" in words or "this" in words or "our" in words
     return {
-        "cue_contribution": float(may_state and _CONTRIBUTION.search(sentence) is not None),
-        "cue_study": float(may_state and _STUDY.search(sentence) is not None),
+        "cue_contribution": float(may_state and found_fast(_CONTRIBUTION, _CONTRIBUTION_LOWER, sentence, lowered)),
+        "cue_study": float(may_state and found_fast(_STUDY, _STUDY_LOWER, sentence, lowered)),
         "cue_we": float(not words.isdisjoint(_WE_WORDS)),
         "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
         "cue_code": float(not words.isdisjoint(_CODE_WORDS)),
-        "cue_result": float(_RESULT_START.search(lowered) is not None),
+        # The prefixes as substrings first: the pattern with lookbehinds is tried at every position.
+        "cue_result": float(any(prefix in lowered for prefix in _RESULT_PREFIXES) and _RESULT_START.search(lowered) is not None),
         "cue_problem": float(_PROBLEM_START.search(sentence) is not None),
     }
+
+
+def _split_joined(tokens: list[str]) -> list[str]:
+    """The runs of letters and digits of the text the _TOKEN tokens came from, without searching
+    it again: each token is such runs joined by single - ' or . characters."""
+    return " ".join(tokens).replace("-", " ").replace("'", " ").replace(".", " ").split()
 
 
 def sentence_features(sentences: Sequence[str], titleness: Mapping[str, float]) -> list[dict[str, float]]:
     """For each abstract sentence, how well it states what the paper does (against author
     TL;DRs). The rules' own order (sentences that propose, then that study something, then
     the rest, in reading order) is a feature too: the model learns how far to trust it."""
-    count = len(sentences)
-    lowered = [s.lower() for s in sentences]
-    tokens = [_TOKEN.findall(s) for s in lowered]
-    cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
-    rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
-    rules_rank = {index: rank for rank, index in enumerate(rules_order)}
-    contents = [[w for w in t if w not in ENGLISH_STOP_WORDS and not w.isdigit()] for t in tokens]
-    # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included.
-    words = [[w for w in _WORD.findall(s) if w not in ENGLISH_STOP_WORDS] for s in lowered]
-    counts = [Counter(sentence_words) for sentence_words in words]
-    whole = Counter(chain.from_iterable(words))
-    whole_square = sum(n * n for n in whole.values())
-    rows = []
-    for index, sentence in enumerate(sentences):
-        content = contents[index]
-        values = [titleness.get(w, 0.0) for w in content]  # the mean of titleness_stats, without its minimum
+    table = SentenceFeatures(sentences, titleness)
+    return [table.row(index) for index in range(len(sentences))]
+
+
+class SentenceFeatures:
+    """`sentence_features`, each sentence's row made when asked for: what the rows share (the
+    cues of every sentence, the rules' order, the abstract's word counts) is made at once."""
+
+    def __init__(self, sentences: Sequence[str], titleness: Mapping[str, float]):
+        count = len(sentences)
+        lowered = [s.lower() for s in sentences]
+        tokens = [_TOKEN.findall(s) for s in lowered]
+        cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
+        rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
+        # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included: the tokens'
+        # runs of letters and digits, from the tokens.
+        words = [list(filterfalse(ENGLISH_STOP_WORDS.__contains__, _split_joined(t))) for t in tokens]
+        self.sentences, self.titleness, self.cues = sentences, titleness, cues
+        self._tokens = tokens
+        self._rules_rank = {index: rank for rank, index in enumerate(rules_order)}
+        self._counts = [Counter(sentence_words) for sentence_words in words]
+        self._whole = Counter(chain.from_iterable(words))
+        self._whole_square = sum(n * n for n in self._whole.values())
+
+    def row(self, index: int) -> dict[str, float]:
+        sentence, count, whole = self.sentences[index], len(self.sentences), self._whole
+        content = list(filterfalse(str.isdigit, filterfalse(ENGLISH_STOP_WORDS.__contains__, self._tokens[index])))  # filtered in C
+        values = list(map(self.titleness.get, content, repeat(0.0)))  # the mean of titleness_stats, without its minimum
         mean_title = sum(values) / len(values) if values else 0.0
         # Central sentences share their words with the rest of the abstract (the classic
         # centroid summariser): what the paper does is what the abstract keeps returning to.
-        own = counts[index]
-        rest = {w: whole[w] - n for w, n in own.items()}
-        # |rest|^2 = |whole|^2 with the sentence's own words' counts lowered.
-        rest_square = whole_square - sum(whole[w] ** 2 - r**2 for w, r in rest.items())
+        # In one pass over the sentence's words, in integers: the rest's counts dotted with
+        # the sentence's, how many words the rest shares, and |rest|^2 (= |whole|^2 with the
+        # sentence's own words' counts lowered).
+        own = self._counts[index]
+        dot = shared = lowered_square = own_square = 0
+        for w, n in own.items():
+            total = whole[w]
+            rest = total - n
+            dot += n * rest
+            shared += rest != 0
+            lowered_square += total * total - rest * rest
+            own_square += n * n
+        rest_square = self._whole_square - lowered_square
         rest_norm = math.sqrt(rest_square) if rest_square > 0 else 1.0
-        own_norm = math.sqrt(sum(n * n for n in own.values())) or 1.0
-        rows.append(
-            {
-                _bucket("position", index, 5): 1.0,
-                _bucket("rules_rank", rules_rank[index], 3): 1.0,
-                "relative_position": index / max(1, count - 1),
-                "is_last": float(index == count - 1 and count > 1),
-                "chars": min(len(sentence), 400) / 400,
-                "short": float(len(sentence) < 60),
-                "long": float(len(sentence) > 200),
-                "has_math": float("$" in sentence),
-                "has_parenthesis": float("(" in sentence),
-                "titleness_mean": mean_title,
-                "centroid": sum(n * rest[w] for w, n in own.items()) / own_norm / rest_norm,
-                "shared_share": sum(1 for w in own if rest[w]) / len(own) if own else 0.0,
-                **cues[index],
-            }
-        )
-    return rows
+        own_norm = math.sqrt(own_square) or 1.0
+        return {
+            _bucket("position", index, 5): 1.0,
+            _bucket("rules_rank", self._rules_rank[index], 3): 1.0,
+            "relative_position": index / max(1, count - 1),
+            "is_last": float(index == count - 1 and count > 1),
+            "chars": min(len(sentence), 400) / 400,
+            "short": float(len(sentence) < 60),
+            "long": float(len(sentence) > 200),
+            "has_math": float("$" in sentence),
+            "has_parenthesis": float("(" in sentence),
+            "titleness_mean": mean_title,
+            "centroid": dot / own_norm / rest_norm,
+            "shared_share": shared / len(own) if own else 0.0,
+            **self.cues[index],
+        }

@@ -20,6 +20,8 @@ training and leave-one-corpus-out evaluation.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import mul
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -38,8 +40,8 @@ class Linear:
     weights: Mapping[str, float] = field(default_factory=dict)
 
     def score(self, features: Mapping[str, float]) -> float:
-        weights = self.weights
-        return self.bias + sum(value * weights.get(name, 0.0) for name, value in features.items())
+        # sum(value * weight) in the features' order, looped in C (every candidate is scored).
+        return self.bias + sum(map(mul, features.values(), map(self.weights.get, features, repeat(0.0))))
 
     def probability(self, features: Mapping[str, float]) -> float:
         return logistic(self.score(features))

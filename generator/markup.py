@@ -24,6 +24,13 @@ from .urlpolicy import web_url
 BOLD_OPEN, BOLD_CLOSE, ITALIC_OPEN, ITALIC_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
 _SENTINELS = re.compile("[\ue000-\ue003]")
 
+
+def _without_sentinels(text: str) -> str:
+    # Four scans for one character each cost less than one search through the class.
+    if BOLD_OPEN in text or BOLD_CLOSE in text or ITALIC_OPEN in text or ITALIC_CLOSE in text:
+        return _SENTINELS.sub("", text)
+    return text
+
 # Trailing punctuation that ends a sentence rather than a URL.
 _URL_TRAILING = ".,;:!?'\"”’"
 _URL = r"https?://[^\s<>\"'`{}|\\^\[\]]+"
@@ -74,11 +81,13 @@ class Segment:
 
 def segments(abstract: str) -> list[Segment]:
     """Split an abstract into text (with style markers), math and URL segments."""
-    text = html.unescape(_SENTINELS.sub("", abstract))
+    text = html.unescape(_without_sentinels(abstract))
     text = _mend_broken_words(" ".join(text.split()))
     result: list[Segment] = []
     position = 0
-    for match in _SEGMENT.finditer(text):
+    # Math and URLs start with '$', '\\' or 'http': most abstracts have none and need no search.
+    maybe = "$" in text or "\\" in text or "http" in text
+    for match in _SEGMENT.finditer(text) if maybe else ():
         if match.start() > position:
             result.append(Segment("text", _resolve_macros(text[position : match.start()])))
         result.extend(_match_segments(match))
@@ -192,13 +201,19 @@ _MD_ESCAPE = {
     # attr_list reads {...} as attributes; arithmatex reads $ as math.
     "{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "&": "&amp;", "$": "&#36;",
 }
-_MD_ESCAPE_TABLE = str.maketrans(_MD_ESCAPE)
+# The same as one str.translate (which looks up every character in a dict), done as one C
+# scan per character that needs escaping: the backslash and '&' first, as the others' escapes
+# hold them; no escape holds a character escaped after it.
+_MD_ESCAPE_ORDER = sorted(_MD_ESCAPE, key=lambda c: (c not in "\\&", c == "&"))
 _BLOCK_START = re.compile(r"^(\s*)([#>+\-]|\d+[.)])")
 
 
 def escape_markdown(text: str) -> str:
     """Text -> Markdown that renders as exactly that text, with style markers applied."""
-    escaped = text.translate(_MD_ESCAPE_TABLE)
+    escaped = text
+    for character in _MD_ESCAPE_ORDER:
+        if character in escaped:
+            escaped = escaped.replace(character, _MD_ESCAPE[character])
     escaped = escaped.replace(BOLD_OPEN, "**").replace(BOLD_CLOSE, "**")
     return escaped.replace(ITALIC_OPEN, "*").replace(ITALIC_CLOSE, "*")
 
@@ -206,6 +221,8 @@ def escape_markdown(text: str) -> str:
 def _balanced_styles(text: str) -> str:
     """Drop style markers that would not render (empty or whitespace-padded)."""
     for open_mark, close_mark in ((BOLD_OPEN, BOLD_CLOSE), (ITALIC_OPEN, ITALIC_CLOSE)):
+        if open_mark not in text:  # most text has no styles
+            continue
         text = re.sub(
             f"{open_mark}(\\s*)([^{open_mark}{close_mark}]*?)(\\s*){close_mark}",
             lambda m, o=open_mark, c=close_mark: f"{m.group(1)}{o}{m.group(2)}{c}{m.group(3)}" if m.group(2) else m.group(1) + m.group(3),
@@ -280,7 +297,7 @@ def to_plain(abstract: Parts) -> str:
     out = []
     for segment in _parts(abstract):
         if segment.kind == "text":
-            out.append(_SENTINELS.sub("", segment.value))
+            out.append(_without_sentinels(segment.value))
         elif segment.kind == "math":
             out.append(math_to_plain(segment.value))
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import filterfalse
 from functools import lru_cache
 from typing import Sequence
 
@@ -33,10 +34,13 @@ _OUR_NOUN = re.compile(
 # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
 _NAME_SUBJECT = re.compile(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)")
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
-_CONTRIBUTION = re.compile(
-    rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
-    re.IGNORECASE,
-)
+_CONTRIBUTION_BODY = rf"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}"
+_CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}\b", re.IGNORECASE)
+# Patterns that open with \b or ignore case are tried at every position of a sentence; most
+# sentences lack what they need, which a plain pattern or substring finds far faster. On ASCII
+# text lowered, _CONTRIBUTION_BODY matching is necessary for _CONTRIBUTION to match.
+_CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
+_NAMING_WORDS = ("name", "dubbed", "termed", "called", "coined", "denoted", "we call")  # one is in every _NAMING match
 _NAMING = re.compile(
     r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|(?:which |that )?we call(?: it| this)?|we name it|namely)\s+[“\"']?"
     r"((?:[A-Z][\w\-\.]*\s+){0,2}[A-Za-z0-9][\w\-\.+]*[\w+])"
@@ -347,7 +351,8 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         name = name.rstrip(".-")
         return IntroducedName(name, expansions.get(name), sentence, rule)
 
-    for sentence in all_sentences:
+    naming = any(word in text for word in _NAMING_WORDS)  # most abstracts name nothing: no search per sentence
+    for sentence in all_sentences if naming else ():
         for match in _NAMING.finditer(sentence):
             candidate = match.group(1)
             words = candidate.split()
@@ -369,7 +374,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 yield result(first, sentence, "naming")  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
-        match = _OUR_NOUN.search(sentence)
+        match = _OUR_NOUN.search(sentence) if "ur " in sentence else None  # '[Oo]ur ' 
         # A plain capitalised word needs a comma or bracket after it ('Our model, Coeditor, is').
         if match and (
             _candidate(match.group(1), expansions, banned)
@@ -382,6 +387,8 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
             sentence = next((s for s in all_sentences if name in s), "")
             yield result(name, sentence, "bold")
     for sentence in all_sentences:
+        if sentence.isascii() and not _CONTRIBUTION_LOWER.search(sentence.lower()):
+            continue
         contribution = _CONTRIBUTION.search(sentence)
         if not contribution:
             continue
@@ -421,7 +428,9 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     # Last: a name the abstract keeps using (twice or more, and in its second half too),
     # as the subject of what the paper does ("AffineQuant achieves ...").
     counts: dict[str, int] = {}
-    for token in _NAME_TOKEN_RE.findall(text):
+    # Tokens never span white space: only the words with a capital are searched for them.
+    capitalised = " ".join(filterfalse(str.islower, text.split()))  # (and words without letters)
+    for token in _NAME_TOKEN_RE.findall(capitalised):
         # Most words have no capital, and every name has one: skip them before the checks.
         if token.lower() == token:
             continue

@@ -21,6 +21,7 @@ Result = TypeVar("Result")
 
 MIN_ITEMS = 400  # below this, starting workers costs more than it saves
 CHUNK = 64
+BATCH = 128  # items per call of a batched function (enrich: larger batches kept its caches warm longer)
 
 _job: tuple[Callable, Sequence] | None = None  # set before forking; read by the workers
 
@@ -28,6 +29,11 @@ _job: tuple[Callable, Sequence] | None = None  # set before forking; read by the
 def _run(index: int):
     function, items = _job
     return function(items[index])
+
+
+def _run_batch(start: int):
+    function, items = _job
+    return function(items[start : start + BATCH])
 
 
 def workers() -> int:
@@ -38,18 +44,28 @@ def workers() -> int:
     return min(cores, int(os.environ.get("ABSTRACTS_WORKERS", cores)))
 
 
-def ordered_map(function: Callable[[Item], Result], items: Sequence[Item]) -> Iterator[Result]:
-    """function(item) for every item, in order, on all cores when it pays."""
+def ordered_map(function: Callable, items: Sequence[Item], batched: bool = False) -> Iterator[Result]:
+    """function(item) for every item, in order, on all cores when it pays. `batched`: the
+    function takes a list of up to BATCH consecutive items and returns their results."""
     global _job
     count = workers()
+    starts = range(0, len(items), BATCH)
     # Fork only on Linux: macOS offers it, but forking after its system frameworks load can crash.
     if len(items) < MIN_ITEMS or count < 2 or not sys.platform.startswith("linux"):
-        yield from map(function, items)
+        if batched:
+            for start in starts:
+                yield from function(items[start : start + BATCH])
+        else:
+            yield from map(function, items)
         return
     _job = (function, items)
     try:
         with multiprocessing.get_context("fork").Pool(count) as pool:
-            yield from pool.imap(_run, range(len(items)), chunksize=CHUNK)
+            if batched:
+                for results in pool.imap(_run_batch, starts):
+                    yield from results
+            else:
+                yield from pool.imap(_run, range(len(items)), chunksize=CHUNK)
     finally:
         _job = None
 

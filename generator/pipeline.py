@@ -76,7 +76,7 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
 def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache, session: Session | None = None) -> list[Paper]:
     from tqdm import tqdm
 
-    from .enrich import enrich
+    from .enrich import enrich_batch
     from .parallel import ordered_map
     from .tagging import vocabulary
 
@@ -86,7 +86,7 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     missing = [record for (record, _), (_, paper) in zip(merged, cached) if paper is None]
     vocabulary()  # loaded once, before the workers fork
     show = settings.progress and len(missing) >= PROGRESS_THRESHOLD
-    derived = iter(tqdm(ordered_map(enrich, missing), total=len(missing), desc="enrich", unit="paper", disable=not show, leave=False))
+    derived = iter(tqdm(ordered_map(enrich_batch, missing, batched=True), total=len(missing), desc="enrich", unit="paper", disable=not show, leave=False))
     papers = []
     for (record, duplicates), (key, paper) in zip(merged, cached):
         fresh = paper is None

@@ -28,7 +28,7 @@ import yaml
 
 from .learned import Linear, choices
 from .tagging import Mention, mentions, vocabulary
-from .textutil import STOP_WORDS, sentences
+from .textutil import STOP_WORDS, found_fast, sentences
 
 # libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -45,11 +45,16 @@ class TagModel:
 
 
 _WE = re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE)
+_WE_LOWER = re.compile(r"(?:we|our|this paper|this work)\b")
 
 
 def _we_sentences(text: str) -> frozenset[int]:
     """The sentences that say what the authors do ('we', 'our', 'this paper', 'this work')."""
-    return frozenset(index for index, sentence in enumerate(sentences(text)) if _WE.search(sentence))
+    return frozenset(
+        index
+        for index, sentence in enumerate(sentences(text))
+        if found_fast(_WE, _WE_LOWER, sentence)
+    )
 
 
 def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dict[str, float]]:

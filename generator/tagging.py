@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -42,7 +42,48 @@ class Vocabulary:
     matched: dict[tuple[str, ...], str]  # the same with the learned spellings: what tagging matches
     exact: dict[str, str]  # case-sensitive acronym spelling -> tag
     areas: tuple[Area, ...]
-    starts: dict[str, int]  # first token of a spelling -> its longest spelling's length
+    starts: dict[str, tuple[int, ...]]  # first token of a spelling -> the lengths of its spellings, longest first
+    cues: CueIndex  # the areas' cues, by the words that can hold them
+
+
+class _Computed(dict):
+    """A dict that computes a missing value on first look-up (and keeps it): looked up in C."""
+
+    def __init__(self, compute: Callable):
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key):
+        value = self[key] = self._compute(key)
+        return value
+
+
+class CueIndex:
+    """Which area cues a folded text holds, found from its words instead of searching it for
+    each of the ~200 cues: a cue of one word is there where a word starts with it ('gan' in
+    'gans'); a longer cue needs its first word whole, and only then is searched for. What
+    each word can start is kept (a corpus repeats its words)."""
+
+    def __init__(self, areas: tuple[Area, ...]):
+        self._cues = [(index, cue) for index, area in enumerate(areas) for _, cue in area.cues]  # cue number -> (area, cue)
+        self._one_word: dict[str, list[int]] = {}  # a one-word cue -> its numbers
+        self._first_word: dict[str, list[int]] = {}  # the first word of a longer cue -> their numbers
+        for number, (_, cue) in enumerate(self._cues):
+            words = cue.split()
+            (self._one_word if len(words) == 1 else self._first_word).setdefault(words[0], []).append(number)
+        self._lengths = sorted({len(word) for word in self._one_word})
+        self._by_word = _Computed(self._of_word)  # word -> the cue numbers it may hold
+
+    def _of_word(self, word: str) -> tuple[int, ...]:
+        numbers = [n for length in self._lengths for n in self._one_word.get(word[:length], ())]
+        return tuple(numbers + self._first_word.get(word, []))
+
+    def areas(self, folded: str) -> list[int]:
+        """The area (its index) of every cue in `folded` (text as `fold` makes it), in cue order."""
+        numbers = set().union(*map(self._by_word.__getitem__, set(folded.split())))
+        padded = f" {folded} "
+        cues = self._cues
+        return [cues[n][0] for n in sorted(numbers) if cues[n][1].count(" ") == 1 or cues[n][1] in padded]
 
 
 def _data(name: str) -> object:
@@ -61,6 +102,7 @@ def use_learned(entries: dict | None) -> None:
     _learned_override = entries
     vocabulary.cache_clear()
     mentions.cache_clear()
+    normalise_keyword.cache_clear()
 
 
 @cache
@@ -94,10 +136,11 @@ def vocabulary() -> Vocabulary:
             # Titles judge names by these spellings only (`names._generic_expansion`): neither
             # the topics for other venues nor retrained tags may change a title.
             curated = dict(folded)
-    starts: dict[str, int] = {}
+    lengths: dict[str, set[int]] = {}
     for key in folded:
-        starts[key[0]] = max(starts.get(key[0], 0), len(key))
-    return Vocabulary(tag_area, curated, folded, exact, areas, starts)
+        lengths.setdefault(key[0], set()).add(len(key))
+    starts = {token: tuple(sorted(found, reverse=True)) for token, found in lengths.items()}
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas))
 
 
 def _tokens(text: str) -> list[str]:
@@ -110,9 +153,13 @@ _RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+]*[A-Za-z0-9+]|[A-Za-z0-9]")
 _NAME_COMPOUND = re.compile(r"(?<![\w-])(?:[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*-)+[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?![\w-])")
 
 
+# What every name compound holds (its first part): found by a plain pattern, unlike one that opens with a lookbehind.
+_CAPITALS_BEFORE_HYPHEN = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*-")
+
+
 def _spaced(text: str) -> str:
     """Hyphens as spaces ('self-supervised' -> 'self supervised'), but a name compound made one token."""
-    if "-" not in text:
+    if "-" not in text or not _CAPITALS_BEFORE_HYPHEN.search(text):  # no compound can match: no slow search
         return text
     return _NAME_COMPOUND.sub(lambda m: m.group().replace("-", ""), text).replace("-", " ")
 
@@ -140,8 +187,9 @@ def _match(raw: list[str], tokens: list[str]):
     i, n = 0, len(tokens)
     while i < n:
         # Only tokens that start some spelling need the longer look-ups.
-        longest = vocab.starts.get(tokens[i], 0)
-        for length in range(min(longest, n - i), 0, -1):
+        for length in vocab.starts.get(tokens[i], ()):
+            if length > n - i:
+                continue
             key = tuple(tokens[i : i + length])
             tag = vocab.matched.get(key)
             if tag:
@@ -171,22 +219,25 @@ def mentions(text: str) -> tuple[Mention, ...]:
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(_spaced(sentence))
         tokens = list(map(_token_key, raw))
-        i, n = 0, len(tokens)
-        while i < n:
-            longest = starts.get(tokens[i], 0)
-            for length in range(min(longest, n - i), 0, -1):
+        n, end = len(tokens), 0
+        # Only a token that starts a spelling or is an acronym can start a mention (a fifth of
+        # them): the positions are picked in one pass, the look-ups run at those only.
+        for i in [i for i, token in enumerate(tokens) if token in starts or raw[i] in exact]:
+            if i < end:
+                continue  # inside the mention found before
+            for length in starts.get(tokens[i], ()):  # only the lengths its spellings have
+                if length > n - i:
+                    continue
                 key = tuple(tokens[i : i + length])
                 tag = matched.get(key)
                 if tag:
                     end = i + length
                     found.append(Mention(tag, " ".join(key), index, tokens[i - 1] if i else "", tokens[end] if end < n else ""))
-                    i = end
                     break
             else:
                 tag = exact.get(raw[i])
                 if tag:
                     found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
-                i += 1
     return _short_forms(found)
 
 
@@ -207,6 +258,7 @@ def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
     )
 
 
+@lru_cache(maxsize=65536)  # authors repeat their keywords; each paper's are normalised twice
 def normalise_keyword(keyword: str) -> str:
     """An author keyword in the vocabulary's terms: 'LLMs' -> 'large language models'."""
     vocab = vocabulary()
@@ -252,14 +304,8 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
         if area:
             # Broad tags ('datasets', 'benchmarks') are in most abstracts: they vote softly.
             votes[area] += (0.3 if tag in BROAD_TAGS else 1.0) * (1.0 + hits.get(tag, 0))
-    folded = fold(text)
-    folded_text = f" {folded} "
-    # A cue can only occur where a word starts with its first letters: most need no search.
-    starts = {word[:k] for word in folded.split() for k in (1, 2, 3)}
-    for area in vocab.areas:
-        for start, cue in area.cues:  # folded when the vocabulary is loaded
-            if start in starts and cue in folded_text:
-                votes[area.slug] += 0.5
+    for index in vocab.cues.areas(fold(text)):  # one vote per cue, added one by one as ever (floats)
+        votes[vocab.areas[index].slug] += 0.5
     if not votes:
         return vocab.areas[-1].name
     order = {area.slug: index for index, area in enumerate(vocab.areas)}
@@ -314,16 +360,26 @@ def _runs(text: str) -> list[list[str]]:
     runs: list[list[str]] = []
     for chunk in _PHRASE_SPLIT.split(text):
         run: list[str] = []
-        for word in chunk.split() + [""]:
-            lower = word.lower()
-            if word and len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
-                # Keep the casing of names and acronyms (CLIP, PatchSAE), lower the rest.
-                run.append(lower if word[1:] == lower[1:] else word)
+        for form in map(_run_word, chunk.split()):
+            if form:
+                run.append(form)
                 continue
             if len(run) > 1:
                 runs.append(run)
             run = []
+        if len(run) > 1:
+            runs.append(run)
     return runs
+
+
+@lru_cache(maxsize=200_000)  # a corpus repeats its words
+def _run_word(word: str) -> str | None:
+    """The word as a run holds it, or None for what ends a run (a stop word, a number, one
+    letter, letters beyond ASCII): names and acronyms keep their casing (CLIP, PatchSAE)."""
+    lower = word.lower()
+    if len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
+        return lower if word[1:] == lower[1:] else word
+    return None
 
 
 @lru_cache(maxsize=200_000)

@@ -18,6 +18,7 @@ SMALL_WORDS = lexicon.words("small_words")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(\[])")
 _ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|resp|approx|w\.r\.t)\.$", re.IGNORECASE)
+_LONGEST_ABBREVIATION = len("approx.")
 
 
 @lru_cache(maxsize=1024)
@@ -27,10 +28,14 @@ def sentences(text: str) -> tuple[str, ...]:
     parts = _SENTENCE_END.split(text)
     merged: list[str] = []
     for part in parts:
-        if merged and (_ABBREVIATIONS.search(merged[-1]) or merged[-1].count("(") > merged[-1].count(")")):
-            merged[-1] = f"{merged[-1]} {part}"
-        else:
-            merged.append(part)
+        if merged:
+            last = merged[-1]
+            # An abbreviation ends the part: searched for in its last characters only (a search
+            # from the start tried every position; `\b` still sees the character before them).
+            if _ABBREVIATIONS.search(last, len(last) - _LONGEST_ABBREVIATION) or last.count("(") > last.count(")"):
+                merged[-1] = f"{last} {part}"
+                continue
+        merged.append(part)
     return tuple(s.strip() for s in merged if s.strip())
 
 
@@ -73,6 +78,15 @@ def normalise_term(term: str) -> str:
     if parts:
         parts[-1] = singular(parts[-1])
     return " ".join(parts)
+
+
+def found_fast(pattern: re.Pattern[str], body: re.Pattern[str], text: str, lowered: str | None = None) -> bool:
+    """pattern.search(text) is not None, for a pattern that opens with \\b or ignores case (and so
+    is tried at every position of the text). `body` is the pattern without the \\b, case-sensitive:
+    lowered ASCII text must hold it for a match, and it is found far faster, so it is tried first."""
+    if text.isascii() and body.search(text.lower() if lowered is None else lowered) is None:
+        return False
+    return pattern.search(text) is not None
 
 
 def whole_word_positions(word: str, text: str) -> list[int]:

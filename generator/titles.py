@@ -17,7 +17,7 @@ from itertools import islice
 from dataclasses import dataclass
 
 from . import learned, lexicon, markup
-from .features import name_features, phrase_features, sentence_features, word_counts
+from .features import SentenceFeatures, name_features, phrase_features, word_counts
 from .names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
 from .tagging import candidate_phrases
 from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
@@ -28,6 +28,7 @@ MIN_TOPIC_WORDS = 4  # a shorter opening subject is a field ('Large Language Mod
 
 MAX_TITLE_WORDS = 14
 MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
+MAX_SUMMARY_TRIED = 4  # the best-ranked sentences tried whole before one is cut with "…"
 
 # Where a descriptive phrase stops: the start of a relative or adverbial clause.
 _BOUNDARY = re.compile(
@@ -533,14 +534,20 @@ def derive_summary(text: str) -> str:
     if not all_sentences:
         return text[:MAX_SUMMARY_CHARS]
     model = learned.choices()
-    rows = sentence_features(all_sentences, model.titleness)
-    scores = [model.sentence.score(row) for row in rows]
+    table = SentenceFeatures(all_sentences, model.titleness)
     # Sentences that say what the paper does ('we ...', a contribution, study or result) come
     # before background and motivation, whatever their score; the model orders each group.
-    ranked = sorted(range(len(all_sentences)), key=lambda i: (not _states_the_work(all_sentences[i], rows[i]), -scores[i], i))
-    candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked]
+    # Only the first MAX_SUMMARY_TRIED are tried: when that many say what the paper does, the
+    # others are not scored.
+    works = [_states_the_work(sentence, cues) for sentence, cues in zip(all_sentences, table.cues)]
+    chosen = [i for i, work in enumerate(works) if work]
+    if len(chosen) < MAX_SUMMARY_TRIED:
+        chosen = list(range(len(all_sentences)))
+    scores = {i: model.sentence.score(table.row(i)) for i in chosen}
+    ranked = sorted(chosen, key=lambda i: (not works[i], -scores[i], i))
     # The best sentence that fits whole (or cut at a clause), before any cut with "…".
-    for candidate in candidates[:4]:
+    candidates = [sentence_case(_LEAD_IN.sub("", _LEAD_IN.sub("", all_sentences[i]))) for i in ranked[:MAX_SUMMARY_TRIED]]
+    for candidate in candidates:
         short = _shorten(candidate, allow_ellipsis=False)
         if short and _balanced(short):
             return short

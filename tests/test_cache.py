@@ -23,13 +23,13 @@ def write_input(folder: Path, abstracts: list[str]) -> Path:
 
 def counting_enrich(monkeypatch) -> list[str]:
     calls: list[str] = []
-    real = enriching.enrich
+    real = enriching.enrich_batch
 
-    def enrich(record):
-        calls.append(record.abstract)
-        return real(record)
+    def enrich_batch(records):
+        calls.extend(record.abstract for record in records)
+        return real(records)
 
-    monkeypatch.setattr(enriching, "enrich", enrich)  # the pipeline imports it when a run has work
+    monkeypatch.setattr(enriching, "enrich_batch", enrich_batch)  # the pipeline imports it when a run has work
     return calls
 
 

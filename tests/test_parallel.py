@@ -43,8 +43,13 @@ def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
     items = list(range(parallel.MIN_ITEMS + 5))
     offset = 7  # a closure: workers inherit it, nothing is pickled but the results
     assert list(parallel.ordered_map(lambda x: x * x + offset, items)) == [x * x + offset for x in items]
+    # A function of consecutive items at a time (enrich's passes): the results come out one by one, in order.
+    batches = []
+    assert list(parallel.ordered_map(lambda batch: [x + offset for x in batch], items, batched=True)) == [x + offset for x in items]
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
     assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
+    assert list(parallel.ordered_map(lambda batch: batches.append(len(batch)) or [-x for x in batch], items, batched=True)) == [-x for x in items]
+    assert max(batches) == parallel.BATCH and sum(batches) == len(items)
 
 
 def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypatch):
