@@ -27,8 +27,7 @@ def remembered(
     changes a word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is
     asked again by what its reasons read of the rows: the shared terms, heaviest first
     (_shared_order, ~1/7 of the time of working the reasons out)."""
-    papers_only = digests
-    sides = _reason_keys(papers_only, matrix, terms)
+    sides = _reason_keys(digests, matrix, terms)
     explained: dict[tuple[int, int], tuple[str, ...]] = {}
     fresh = []
     for i, j in pairs:
@@ -37,7 +36,7 @@ def remembered(
             order, value = memo.get(key, lambda: None)
             memo.get(order, lambda: value)  # kept for the run when the rows change
         else:
-            order = (papers_only[i], papers_only[j], _shared_order(matrix, i, j, terms))
+            order = (digests[i], digests[j], _shared_order(matrix, i, j, terms))
             if not memo.known(order):
                 fresh.append((i, j, order))
                 continue
@@ -58,13 +57,13 @@ def paper_digest(paper: Paper) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def _reason_keys(papers_only: list[bytes], matrix, terms: np.ndarray) -> list[bytes]:
+def _reason_keys(digests: list[bytes], matrix, terms: np.ndarray) -> list[bytes]:
     """Per paper, a digest of everything `explain` reads of it: its TF-IDF row by value (its
     terms and weights: a row changes when the paper does, or when a word it shares with an
     edited paper changes its document frequency) and paper_digest. One digest per paper,
     not tuples per pair: hashing those took ~0.3 s an edit at 4,200 papers."""
     keys = []
-    for i, paper in enumerate(papers_only):
+    for i, paper in enumerate(digests):
         start, end = matrix.indptr[i], matrix.indptr[i + 1]
         digest = hashlib.blake2b(f"{end - start}\0".encode(), digest_size=16)  # the count first: no two rows read alike
         digest.update(matrix.data[start:end].tobytes())
