@@ -20,7 +20,7 @@ from . import learned, lexicon, markup
 from .features import SentenceFeatures, name_features, phrase_features, word_counts
 from .names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
 from .tagging import candidate_phrases
-from .textutil import STOP_WORDS, gerund, is_mixed_case, sentence_case, sentences, title_case
+from .textutil import STOP_WORDS, Caseless, gerund, is_mixed_case, sentence_case, sentences, title_case
 from .titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
 
 MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed
@@ -31,16 +31,16 @@ MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
 MAX_SUMMARY_TRIED = 4  # the best-ranked sentences tried whole before one is cut with "…"
 
 # Where a descriptive phrase stops: the start of a relative or adverbial clause.
-_BOUNDARY = re.compile(
+_BOUNDARY = Caseless(re.compile(
     r"\s*(?:[,;:(]|\s[-–—]\s|—|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
     r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
     r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
     r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
     r"by (?:\w+ly\s+)?\w+ing|to (?!the\b|a\b|an\b|this\b|these\b|their\b|its\b|our\b|new\b|unseen\b|downstream\b|\d))\b)",
     re.IGNORECASE,
-)
+))
 # Finite verbs end the subject of an opening sentence ("Recent work has shown ...").
-_FINITE_VERB = re.compile(rf"\s(?:{lexicon.alternation('subject_end_verbs')})\b", re.IGNORECASE)
+_FINITE_VERB = Caseless(re.compile(rf"\s(?:{lexicon.alternation('subject_end_verbs')})\b", re.IGNORECASE))
 _LEADING_FILLER = re.compile(
     r"^(?:(?:(?:novel|new|simple|general|unified|effective) and|a|an|the|this|our|new|novel|simple|first|two|three|several|some|various|numerous|most|many|all|both|each|every|particularly|highly|fully|"
     r"newly|carefully|simply|especially|very|existing|current|previous|prior|traditional|development of|use of|problem of|task of|challenge of)\s+)+",
@@ -54,8 +54,8 @@ _SUBJECT = (
 )
 _WEAK_RESEARCH = lexicon.words("weak_research_verbs")
 _LIGHT_VERBS = lexicon.words("light_verbs")
-_PROPOSAL = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
-_RESEARCH = re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE)
+_PROPOSAL = Caseless(re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE))
+_RESEARCH = Caseless(re.compile(rf"\b{_SUBJECT}\s+(?:\w+ly\s+)?({_RESEARCH_VERBS})\s+(?:that\s+)?(.*)", re.IGNORECASE))
 
 
 # Participles that need the phrase they govern ('tailored [for X]'): never a title's last word.
@@ -227,14 +227,14 @@ def contribution_phrases(text: str) -> list[Phrase]:
     all_sentences = sentences(text)
     found = []
     for index, sentence in enumerate(all_sentences):
-        if not _MAY_STATE.search(sentence):
+        lowered = sentence.lower()
+        if not _MAY_STATE.search(sentence, lowered=lowered):
             if index < 3:
                 _add_subject(found, sentence, index)
             continue
         # The patterns with a subject need 'we', 'this' or 'our' somewhere: a cheap test first.
-        lowered = sentence.lower()
         has_subject = "we" in lowered or "this" in lowered or "our" in lowered
-        match = _PROPOSAL.search(sentence) if has_subject else None
+        match = _PROPOSAL.search(sentence, lowered=lowered) if has_subject else None
         if match:
             descriptor = _descriptor(match.group(1))
             appositive = _APPOSITIVE.match(match.group(1))
@@ -245,7 +245,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
                 found.append(Phrase(title_case(sentence_case(extended)), "proposal", index))
                 if descriptor != extended:
                     found.append(Phrase(title_case(sentence_case(descriptor)), "proposal-bare", index))
-        match = _RESEARCH.search(sentence) if has_subject else None
+        match = _RESEARCH.search(sentence, lowered=lowered) if has_subject else None
         if match and _is_object(match.group(2)):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
@@ -254,7 +254,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
                     found.append(Phrase(title_case(f"{gerund(verb).capitalize()} {object_phrase}"), "research-gerund", index))
                 found.append(Phrase(title_case(sentence_case(object_phrase)), "research-object", index))
         # A contribution verb without "we" right before it ("..., and present X").
-        match = _AND_PROPOSE.search(sentence)
+        match = _AND_PROPOSE.search(sentence, lowered=lowered)
         if match:
             descriptor = _descriptor(match.group(1))
             if len(descriptor.split()) >= 2:
@@ -271,11 +271,11 @@ def contribution_phrases(text: str) -> list[Phrase]:
     return found
 
 
-_AND_PROPOSE = re.compile(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE)
+_AND_PROPOSE = Caseless(re.compile(rf"\b(?:and|,)\s+(?:{_PROPOSE_VERBS})\s+(.*)", re.IGNORECASE))
 _WE_VERB = re.compile(r"\bwe\s+(?:\w+ly\s+)?([a-z]{3,})\s+(.*)")
 _APPOSITIVE = re.compile(r"^[^,]{1,40},\s*((?:a|an|the)\s+.*)")
 # Every pattern above needs one of these words: other sentences are skipped (most of an abstract).
-_MAY_STATE = re.compile(rf"(?i)\b(?:we|this|our|and)\b|,\s*{_PROPOSE_VERBS}\b")
+_MAY_STATE = Caseless(re.compile(rf"(?i)\b(?:we|this|our|and)\b|,\s*{_PROPOSE_VERBS}\b"))
 
 
 def _is_object(phrase: str) -> bool:
