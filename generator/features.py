@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain, filterfalse, repeat
 
 from .names import GENERIC_ACRONYMS, IntroducedName
-from .textutil import ENGLISH_STOP_WORDS, found_fast, whole_word_positions
+from .textutil import ENGLISH_STOP_WORDS, Caseless, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
 
@@ -143,13 +143,8 @@ def _has_digit(phrase: str) -> bool:
 
 # Cue words of a sentence's role. Contribution and study need "we" and a verb in order (a
 # pattern); the others are words or word beginnings, checked on the sentence's words at once.
-_CONTRIBUTION_BODY = r"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)"
-_STUDY_BODY = r"(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)"
-_CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}", re.I)
-_STUDY = re.compile(rf"\b{_STUDY_BODY}", re.I)
-# Their bodies, for `found_fast`.
-_CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
-_STUDY_LOWER = re.compile(_STUDY_BODY)
+_CONTRIBUTION = Caseless(re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I))
+_STUDY = Caseless(re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I))
 _WE_WORDS = frozenset({"we", "our"})
 _BACKGROUND_WORDS = frozenset({"recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"})
 _BACKGROUND_PHRASES = ("has been", "have been", "have shown")
@@ -166,8 +161,8 @@ def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:
     # Both patterns start with 'we', 'this' or 'our': most sentences need no search.
     may_state = "we" in words or "this" in words or "our" in words
     return {
-        "cue_contribution": float(may_state and found_fast(_CONTRIBUTION, _CONTRIBUTION_LOWER, sentence, lowered)),
-        "cue_study": float(may_state and found_fast(_STUDY, _STUDY_LOWER, sentence, lowered)),
+        "cue_contribution": float(may_state and _CONTRIBUTION.search(sentence, lowered=lowered) is not None),
+        "cue_study": float(may_state and _STUDY.search(sentence, lowered=lowered) is not None),
         "cue_we": float(not words.isdisjoint(_WE_WORDS)),
         "cue_background": float(not words.isdisjoint(_BACKGROUND_WORDS) or any(p in lowered for p in _BACKGROUND_PHRASES)),
         "cue_code": float(not words.isdisjoint(_CODE_WORDS)),

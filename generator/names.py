@@ -18,7 +18,7 @@ from typing import Sequence
 
 from . import learned, lexicon
 from .model import Acronym
-from .textutil import STOP_WORDS, sentences, singular, whole_word_positions
+from .textutil import STOP_WORDS, Caseless, sentences, singular, whole_word_positions
 
 # Acronyms every ML reader knows: they name a field or a common tool, not a paper's contribution.
 GENERIC_ACRONYMS = lexicon.words("generic_acronyms")
@@ -34,12 +34,12 @@ _OUR_NOUN = re.compile(
 # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
 _NAME_SUBJECT = re.compile(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)")
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
-_CONTRIBUTION_BODY = rf"(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}"
-_CONTRIBUTION = re.compile(rf"\b{_CONTRIBUTION_BODY}\b", re.IGNORECASE)
+_CONTRIBUTION = Caseless(re.compile(
+    rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
+    re.IGNORECASE,
+))
 # Patterns that open with \b or ignore case are tried at every position of a sentence; most
-# sentences lack what they need, which a plain pattern or substring finds far faster. On ASCII
-# text lowered, _CONTRIBUTION_BODY matching is necessary for _CONTRIBUTION to match.
-_CONTRIBUTION_LOWER = re.compile(_CONTRIBUTION_BODY)
+# sentences lack what they need, which a plain pattern or substring finds far faster.
 _NAMING_WORDS = ("name", "dubbed", "termed", "called", "coined", "denoted", "we call")  # one is in every _NAMING match
 _NAMING = re.compile(
     r"\b(?:named|dubbed|termed|called|coined|denoted(?: as)?|(?:which |that )?we call(?: it| this)?|we name it|namely)\s+[“\"']?"
@@ -387,8 +387,6 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
             sentence = next((s for s in all_sentences if name in s), "")
             yield result(name, sentence, "bold")
     for sentence in all_sentences:
-        if sentence.isascii() and not _CONTRIBUTION_LOWER.search(sentence.lower()):
-            continue
         contribution = _CONTRIBUTION.search(sentence)
         if not contribution:
             continue

@@ -28,7 +28,7 @@ import yaml
 
 from .learned import Linear, choices
 from .tagging import Mention, mentions, vocabulary
-from .textutil import STOP_WORDS, found_fast, sentences
+from .textutil import STOP_WORDS, Caseless, sentences
 
 # libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -44,17 +44,12 @@ class TagModel:
     central: float = 1.0
 
 
-_WE = re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE)
-_WE_LOWER = re.compile(r"(?:we|our|this paper|this work)\b")
+_WE = Caseless(re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE))
 
 
 def _we_sentences(text: str) -> frozenset[int]:
     """The sentences that say what the authors do ('we', 'our', 'this paper', 'this work')."""
-    return frozenset(
-        index
-        for index, sentence in enumerate(sentences(text))
-        if found_fast(_WE, _WE_LOWER, sentence)
-    )
+    return frozenset(index for index, sentence in enumerate(sentences(text)) if _WE.search(sentence))
 
 
 def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dict[str, float]]:

@@ -10,6 +10,7 @@ def test_caseless_search_finds_what_the_ignore_case_pattern_finds():
         "In This Paper, WE Newly PROPOSE a Model.",
         "Answer: we present X; then we propose Y",
         "Swept away, they present nothing.",  # 'we' inside a word: no \b
+        "Answer: swe propose X; we propose Y",  # the first 'we propose' fails the \b, the second matches
         "Ünïcode text: We propose Ω-Net for ſets.",  # not ASCII: the pattern itself
         "nothing here",
     ]
