@@ -32,7 +32,7 @@ BROAD_TAGS = frozenset({"datasets", "benchmarks", "generalization", "optimizatio
 class Area:
     slug: str
     name: str
-    cues: tuple[tuple[str, str], ...]  # (first up to three letters, cue): ('lar', ' large language model')
+    cues: tuple[str, ...]  # folded, after a space: ' large language model'
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class CueIndex:
     each word can start is kept (a corpus repeats its words)."""
 
     def __init__(self, areas: tuple[Area, ...]):
-        self._cues = [(index, cue) for index, area in enumerate(areas) for _, cue in area.cues]  # cue number -> (area, cue)
+        self._cues = [(index, cue) for index, area in enumerate(areas) for cue in area.cues]  # cue number -> (area, cue)
         self._one_word: dict[str, list[int]] = {}  # a one-word cue -> its numbers
         self._first_word: dict[str, list[int]] = {}  # the first word of a longer cue -> their numbers
         for number, (_, cue) in enumerate(self._cues):
@@ -108,7 +108,7 @@ def use_learned(entries: dict | None) -> None:
 @cache
 def vocabulary() -> Vocabulary:
     # Cues are stored folded, with a leading space: matched at word starts in folded text.
-    areas = tuple(Area(a["slug"], a["name"], tuple(_cue(f" {fold(c)}") for c in a["cues"])) for a in _data("areas.yml"))
+    areas = tuple(Area(a["slug"], a["name"], tuple(f" {fold(c)}" for c in a["cues"])) for a in _data("areas.yml"))
     known_areas = {a.slug for a in areas}
     tag_area: dict[str, str] = {}
     folded: dict[tuple[str, ...], str] = {}
@@ -311,11 +311,6 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     order = {area.slug: index for index, area in enumerate(vocab.areas)}
     best = min(votes, key=lambda slug: (-votes[slug], order[slug]))
     return next(area.name for area in vocab.areas if area.slug == best)
-
-
-def _cue(cue: str) -> tuple[str, str]:
-    """A cue with its first (up to) three letters: ' large language model' -> ('lar', ' large language model')."""
-    return cue.split()[0][:3], cue
 
 
 def area_names() -> list[str]:
