@@ -201,7 +201,7 @@ def probabilities(
     score += np.where(defined, w[11], 0.0)
     score += w[12] * np.fromiter((key in model.keywords for key in keys), dtype=np.float64, count=len(keys))
     # learned.logistic, element by element (numpy's exp may differ from math's in the last bit).
-    return [1.0 / (1.0 + math.exp(-value)) for value in np.clip(score, -30.0, 30.0).tolist()]
+    return list(map(logistic, score.tolist()))
 
 
 def _logs(values: np.ndarray, log) -> np.ndarray:
@@ -260,4 +260,3 @@ def use(model: PhraseModel | None) -> None:
     """Score with this model from now on (None: the shipped one again); for training."""
     global _override
     _override = model
-
