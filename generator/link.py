@@ -180,11 +180,11 @@ def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: i
             if part in where:
                 longer[where[part]] = count
         for tag in paper.tags:
-            if normalise_term(tag) in where:
-                scored[where[normalise_term(tag)]] = False
+            if (key := normalise_term(tag)) in where:
+                scored[where[key]] = False
         for acronym in paper.acronyms:  # 'test-time training (TTT)'
-            if normalise_term(acronym.long) in where:
-                defined[where[normalise_term(acronym.long)]] = True
+            if (key := normalise_term(acronym.long)) in where:
+                defined[where[key]] = True
     spellings = [spelling for _, spelling, _ in candidates]
     scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
     chosen = np.flatnonzero(scored)
