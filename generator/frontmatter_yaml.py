@@ -132,10 +132,9 @@ def _single_quoted(value: str) -> str | None:
 
 
 def _scalar(value: object, column: int) -> str:
-    """A value other than a non-empty string, list or dict, written after `column` columns."""
-    if type(value) is str:
-        text = _string(value)
-    elif type(value) is dict or type(value) is list:  # empty here
+    """A value other than a string or a non-empty list or dict (the callers write those),
+    written after `column` columns."""
+    if type(value) is dict or type(value) is list:  # empty here
         text = "{}" if type(value) is dict else "[]"
     elif type(value) in (int, float, bool) or value is None:
         # By type and value (True == 1 == 1.0); not zeros, as -0.0 == 0.0.
