@@ -320,44 +320,50 @@ def area_names() -> list[str]:
 _PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
 
 
+class _RunWord(NamedTuple):
+    """A word as a run of content words holds it, with its parts of a phrase's key (fold works
+    word by word on ASCII: a phrase's key is made from its words', without folding it again)."""
+
+    spelling: str  # names and acronyms keep their casing (CLIP, PatchSAE), other words are lower case
+    whole: str  # folded whole, as a phrase's inner word; "" where it folds to nothing
+    last: str  # folded, its last token singular, as a phrase's last word; "" where it folds to nothing
+
+
 @lru_cache(maxsize=256)  # enrich's title candidates and its key phrases read the same abstract's
 def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
     counted under their normalised key (key, first spelling, occurrences), in text order."""
     counts: dict[str, int] = {}
-    spelling: dict[str, str] = {}
+    spelling: dict[str, str] = {}  # filled along with counts: the same keys in the same order
     for run in _runs(text):
-        # normalise_term of each 2-4 word phrase, built from its words' folded forms (fold works
-        # word by word on ASCII: the same key, without folding every phrase again): each word
-        # folded whole, and as a phrase's last word (singular); "" where it folds to nothing.
-        folded = [_folded_word(word) for word in run]
-        whole = [prefix + last if last else "" for prefix, last in folded]
-        final = [prefix + _singular_last(last) if last else "" for prefix, last in folded]
-        count = len(run)
+        count, spellings = len(run), [word.spelling for word in run]
         for start in range(count - 1):
-            head = whole[start]  # the phrase's words before its last one, joined
+            head = run[start].whole  # the phrase's words before its last one, joined
             for end in range(start + 2, min(start + 4, count) + 1):
-                last = final[end - 1]
-                if last:
-                    key = f"{head} {last}" if head else last
+                word = run[end - 1]
+                if word.last:
+                    key = f"{head} {word.last}" if head else word.last
                 else:  # the last word folds to nothing (rare): the plain way
-                    key = normalise_term(" ".join(run[start:end]))
-                counts[key] = counts.get(key, 0) + 1
-                if key not in spelling:
-                    spelling[key] = " ".join(run[start:end])
-                if whole[end - 1]:
-                    head = f"{head} {whole[end - 1]}" if head else whole[end - 1]
-    return tuple((key, spelling[key], count) for key, count in counts.items())
+                    key = normalise_term(" ".join(spellings[start:end]))
+                if key in counts:
+                    counts[key] += 1
+                else:
+                    counts[key] = 1
+                    spelling[key] = " ".join(spellings[start:end])
+                if word.whole:
+                    head = f"{head} {word.whole}" if head else word.whole
+    return tuple(zip(spelling, spelling.values(), counts.values()))
 
 
-def _runs(text: str) -> list[list[str]]:
+def _runs(text: str) -> list[list[_RunWord]]:
     """Runs of content words (2+ of them) between stop words and punctuation."""
-    runs: list[list[str]] = []
+    runs: list[list[_RunWord]] = []
+    word_of = _RUN_WORDS.__getitem__
     for chunk in _PHRASE_SPLIT.split(text):
-        run: list[str] = []
-        for form in map(_run_word, chunk.split()):
-            if form:
-                run.append(form)
+        run: list[_RunWord] = []
+        for word in map(word_of, chunk.split()):
+            if word:
+                run.append(word)
                 continue
             if len(run) > 1:
                 runs.append(run)
@@ -367,26 +373,20 @@ def _runs(text: str) -> list[list[str]]:
     return runs
 
 
-@lru_cache(maxsize=200_000)  # a corpus repeats its words
-def _run_word(word: str) -> str | None:
+def _run_word(word: str) -> _RunWord | None:
     """The word as a run holds it, or None for what ends a run (a stop word, a number, one
-    letter, letters beyond ASCII): names and acronyms keep their casing (CLIP, PatchSAE)."""
+    letter, letters beyond ASCII)."""
     lower = word.lower()
     if len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
-        return lower if word[1:] == lower[1:] else word
+        spelling = lower if word[1:] == lower[1:] else word
+        tokens = fold(spelling).split()
+        if not tokens:
+            return _RunWord(spelling, "", "")
+        prefix = " ".join(tokens[:-1]) + " " if len(tokens) > 1 else ""
+        return _RunWord(spelling, prefix + tokens[-1], prefix + singular(tokens[-1]))
     return None
 
 
-@lru_cache(maxsize=200_000)
-def _folded_word(word: str) -> tuple[str, str]:
-    """A word folded as `fold` does it, split into (all but its last token + " ", last token):
-    'self-supervised' -> ('self ', 'supervised'); the last token is what a phrase's key singularises."""
-    tokens = fold(word).split()
-    if not tokens:
-        return ("", "")
-    return (" ".join(tokens[:-1]) + " " if len(tokens) > 1 else "", tokens[-1])
-
-
-@lru_cache(maxsize=200_000)
-def _singular_last(token: str) -> str:
-    return singular(token)
+# Each word's run form, computed once and looked up in C (a corpus repeats its words: ~60,000
+# distinct words in 4,242 abstracts). Unbounded, as the vocabulary of the inputs is.
+_RUN_WORDS = _Computed(_run_word)
