@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import compress
 from importlib import resources
 from typing import NamedTuple
 
@@ -44,6 +45,7 @@ class Vocabulary:
     areas: tuple[Area, ...]
     starts: dict[str, tuple[int, ...]]  # first token of a spelling -> the lengths of its spellings, longest first
     cues: CueIndex  # the areas' cues, by the words that can hold them
+    may_start: dict[str, bool]  # a raw token -> can a mention start there: it starts a spelling or is an acronym
 
 
 class _Computed(dict):
@@ -140,7 +142,8 @@ def vocabulary() -> Vocabulary:
     for key in folded:
         lengths.setdefault(key[0], set()).add(len(key))
     starts = {token: tuple(sorted(found, reverse=True)) for token, found in lengths.items()}
-    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas))
+    may_start = _Computed(lambda token: _TOKEN_KEYS[token] in starts or token in exact)
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start)
 
 
 def _tokens(text: str) -> list[str]:
@@ -164,10 +167,9 @@ def _spaced(text: str) -> str:
     return _NAME_COMPOUND.sub(lambda m: m.group().replace("-", ""), text).replace("-", " ")
 
 
-@lru_cache(maxsize=200_000)
-def _token_key(token: str) -> str:
-    """A token as vocabulary spellings are stored (cached: a corpus repeats its words)."""
-    return singular(fold(token))
+# Each token as vocabulary spellings are stored, computed once and looked up in C (a corpus
+# repeats its words).
+_TOKEN_KEYS = _Computed(lambda token: singular(fold(token)))
 
 
 class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
@@ -206,7 +208,7 @@ def _match(raw: list[str], tokens: list[str]):
 def vocabulary_hits(text: str) -> Counter[str]:
     """How often each vocabulary tag is mentioned, longest spelling first at each position."""
     raw = _RAW_TOKEN.findall(_spaced(text))
-    return Counter(tag for tag, _, _, _ in _match(raw, [_token_key(t) for t in raw]))
+    return Counter(tag for tag, _, _, _ in _match(raw, list(map(_TOKEN_KEYS.__getitem__, raw))))
 
 
 @lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
@@ -215,14 +217,16 @@ def mentions(text: str) -> tuple[Mention, ...]:
     matching of `_match`, inlined: it runs on every abstract."""
     vocab = vocabulary()
     matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
+    may_start = vocab.may_start
     found = []
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(_spaced(sentence))
-        tokens = list(map(_token_key, raw))
+        tokens = list(map(_TOKEN_KEYS.__getitem__, raw))
         n, end = len(tokens), 0
         # Only a token that starts a spelling or is an acronym can start a mention (a fifth of
-        # them): the positions are picked in one pass, the look-ups run at those only.
-        for i in [i for i, token in enumerate(tokens) if token in starts or raw[i] in exact]:
+        # them): the positions are picked in C (what each word can do is kept), the look-ups
+        # run at those only.
+        for i in compress(range(n), map(may_start.__getitem__, raw)):
             if i < end:
                 continue  # inside the mention found before
             for length in starts.get(tokens[i], ()):  # only the lengths its spellings have
