@@ -85,20 +85,21 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     other idle, before they started)."""
     from tqdm import tqdm
 
-    from .enrich import enrich_batch
+    from .enrich import enrich_batch, paper_id
     from .parallel import Feed
     from .tagging import vocabulary
 
     vocabulary()  # loaded once, before the workers fork
     records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
     merged, cached = [], []
-    with Feed(enrich_batch) as missing:
+    # Each record travels with its id, worked out here when duplicates were merged.
+    with Feed(lambda batch: enrich_batch(*zip(*batch))) as missing:
         for record, duplicates in merged_as_read(records, report):
             key, paper = run_cache.paper(record)
             merged.append((record, duplicates))
             cached.append((key, paper))
             if paper is None:
-                missing.put(record)
+                missing.put((record, paper_id(record.abstract)))
         show = settings.progress and missing.count >= PROGRESS_THRESHOLD
         derived = iter(tqdm(missing.results(), total=missing.count, desc="enrich", unit="paper", disable=not show, leave=False))
         papers = []
