@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import compress
@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import yaml
 
-from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, sentences, singular
+from .textutil import STOP_WORDS, Computed, fold, is_mixed_case, normalise_term, sentences, singular
 
 MAX_TAGS = 8
 MIN_TAGS = 3
@@ -48,18 +48,6 @@ class Vocabulary:
     may_start: dict[str, bool]  # a raw token -> can a mention start there: it starts a spelling or is an acronym
 
 
-class _Computed(dict):
-    """A dict that computes a missing value on first look-up (and keeps it): looked up in C."""
-
-    def __init__(self, compute: Callable):
-        super().__init__()
-        self._compute = compute
-
-    def __missing__(self, key):
-        value = self[key] = self._compute(key)
-        return value
-
-
 class CueIndex:
     """Which area cues a folded text holds, found from its words instead of searching it for
     each of the ~200 cues: a cue of one word is there where a word starts with it ('gan' in
@@ -74,7 +62,7 @@ class CueIndex:
             words = cue.split()
             (self._one_word if len(words) == 1 else self._first_word).setdefault(words[0], []).append(number)
         self._lengths = sorted({len(word) for word in self._one_word})
-        self._by_word = _Computed(self._of_word)  # word -> the cue numbers it may hold
+        self._by_word = Computed(self._of_word)  # word -> the cue numbers it may hold
 
     def _of_word(self, word: str) -> tuple[int, ...]:
         numbers = [n for length in self._lengths for n in self._one_word.get(word[:length], ())]
@@ -142,7 +130,7 @@ def vocabulary() -> Vocabulary:
     for key in folded:
         lengths.setdefault(key[0], set()).add(len(key))
     starts = {token: tuple(sorted(found, reverse=True)) for token, found in lengths.items()}
-    may_start = _Computed(lambda token: _TOKEN_KEYS[token] in starts or token in exact)
+    may_start = Computed(lambda token: _TOKEN_KEYS[token] in starts or token in exact)
     return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start)
 
 
@@ -169,7 +157,7 @@ def _spaced(text: str) -> str:
 
 # Each token as vocabulary spellings are stored, computed once and looked up in C (a corpus
 # repeats its words).
-_TOKEN_KEYS = _Computed(lambda token: singular(fold(token)))
+_TOKEN_KEYS = Computed(lambda token: singular(fold(token)))
 
 
 class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
@@ -393,4 +381,4 @@ def _run_word(word: str) -> _RunWord | None:
 
 # Each word's run form, computed once and looked up in C (a corpus repeats its words: ~60,000
 # distinct words in 4,242 abstracts). Unbounded, as the vocabulary of the inputs is.
-_RUN_WORDS = _Computed(_run_word)
+_RUN_WORDS = Computed(_run_word)
