@@ -282,13 +282,9 @@ def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], th
 
 def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Counter[str] | None = None) -> str:
     """The area name: the given one when it maps onto the taxonomy (or as given), else by votes."""
-    vocab = vocabulary()
     if given_area:
-        wanted = fold(given_area)
-        for area in vocab.areas:
-            if wanted in (fold(area.name), area.slug.replace("-", " ")) or fold(area.name).startswith(wanted):
-                return area.name
-        return given_area
+        return _given_area(given_area)
+    vocab = vocabulary()
     votes: Counter[str] = Counter()
     hits = vocabulary_hits(text) if hits is None else hits
     for tag in tags:
@@ -303,6 +299,16 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     order = {area.slug: index for index, area in enumerate(vocab.areas)}
     best = min(votes, key=lambda slug: (-votes[slug], order[slug]))
     return next(area.name for area in vocab.areas if area.slug == best)
+
+
+@lru_cache(maxsize=1024)  # a venue names a few areas, for hundreds of papers each
+def _given_area(given_area: str) -> str:
+    """The taxonomy's name of an area the input gives, or the area as given."""
+    wanted = fold(given_area)
+    for area in vocabulary().areas:
+        if wanted in (fold(area.name), area.slug.replace("-", " ")) or fold(area.name).startswith(wanted):
+            return area.name
+    return given_area
 
 
 def area_names() -> list[str]:
