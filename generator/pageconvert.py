@@ -132,12 +132,11 @@ class Converter:
     def _render(self, page: Page, number: int, config: MkDocsConfig, files: Files) -> None:
         del page.render
         converted = self._results.pop(number, None)
-        if converted is None or files is not self._files or type(page) is not Page or page.markdown != converted.markdown:
+        rendered = _linked(converted.rendered, files) if converted is not None else None
+        if rendered is None or files is not self._files or type(page) is not Page or page.markdown != converted.markdown:
             type(page).render(page, config, files)
             return
-        for name, value in converted.rendered.items():
-            if name == "links_to_anchors":
-                value = {files.src_uris[uri]: links for uri, links in value.items()}
+        for name, value in rendered.items():
             setattr(page, name, value)
 
     def _result(self, number: int) -> Converted | None:
@@ -214,6 +213,17 @@ def _convert(file: File, config: MkDocsConfig, files: Files, quiet: _Quiet) -> C
     if "links_to_anchors" in rendered:
         rendered["links_to_anchors"] = {target.src_uri: links for target, links in rendered["links_to_anchors"].items()}
     return Converted(before["markdown"], page.meta, rendered)
+
+
+def _linked(rendered: dict, files: Files) -> dict | None:
+    """What render set, links_to_anchors keyed by this process's files again; None when a
+    page it links to is gone from `files` since (a plugin removed it)."""
+    links = rendered.get("links_to_anchors")
+    if links is None:
+        return rendered
+    if not all(uri in files.src_uris for uri in links):
+        return None
+    return {**rendered, "links_to_anchors": {files.src_uris[uri]: anchors for uri, anchors in links.items()}}
 
 
 class _Quiet:

@@ -3,7 +3,7 @@ site is the same byte for byte as on one core, and what MkDocs and other plugins
 page (warnings, --strict, Markdown changed by a hook) comes out as on one core.
 
 The builds run in this process, so that the test can count the pages MkDocs converted here:
-the rest were converted by the forked worker. The site is the seeds' (100 pages) plus two
+the rest were converted by the forked worker. The site is the seeds' (100 pages) plus three
 hand-written pages at the end of the list, where the worker starts; a hook holds MkDocs at its
 first page for a moment, so that the worker has taken the last pages by then."""
 
@@ -24,6 +24,7 @@ from generator import pageconvert
 
 BROKEN = "zz/broken.md"
 HOOKED = "zz/hooked.md"
+ANCHOR = "zz/zanchor.md"  # the last page: the worker's first
 HOOKS = '''
 import time
 
@@ -48,6 +49,9 @@ def site_folder(folder: Path, *, strict: bool = False, broken: bool = False) -> 
     (folder / "docs" / "about.md").write_text("# About\n\nThe seeds.\n", encoding="utf-8")
     link = "[a missing page](missing.md)" if broken else "[the about page](../about.md)"
     (folder / "docs" / BROKEN).write_text(f"# Links\n\nSee {link}.\n", encoding="utf-8")
+    # Anchors are checked after the pages are built, from what render found (links_to_anchors).
+    anchor = "[nowhere](../about.md#nowhere)" if broken else "[the about page](../about.md#about)"
+    (folder / "docs" / ANCHOR).write_text(f"# Anchor\n\nSee {anchor}.\n", encoding="utf-8")
     (folder / "docs" / HOOKED).write_text("# Hooked\n\nWritten by hand.\n", encoding="utf-8")
     return folder
 
@@ -104,7 +108,7 @@ def test_the_site_is_the_same_byte_for_byte_when_half_the_pages_are_converted_by
     assert pages > pageconvert.MIN_PAGES and HOOKED in serial.rendered_here
     # The worker converted pages (those MkDocs did not convert here), the last ones first.
     assert len(parallel.rendered_here) < pages * 0.8
-    assert "zz/broken.md" not in parallel.rendered_here
+    assert BROKEN not in parallel.rendered_here and ANCHOR not in parallel.rendered_here
     assert site_files(parallel.site) == site_files(serial.site)
 
 
@@ -116,13 +120,18 @@ def test_markdown_changed_by_a_hook_is_converted_with_the_change(builds):
     assert "Written by hand." in page and "Added by a hook." in page
 
 
-def test_a_broken_link_on_a_page_the_worker_took_warns_once_and_fails_a_strict_build(tmp_path, monkeypatch):
+def test_broken_links_on_pages_the_worker_took_warn_once_and_fail_a_strict_build(tmp_path, monkeypatch):
     broken = Built(site_folder(tmp_path / "warn", broken=True), monkeypatch, serial=False)
     assert broken.messages("contains a link 'missing.md'") == [
         "Doc file 'zz/broken.md' contains a link 'missing.md', but the target 'zz/missing.md' is not found among documentation files."
     ]
     assert BROKEN in broken.rendered_here  # converted again here, where the warning is logged
-    with pytest.raises(Abort, match="Aborted with 1 warnings in strict mode!"):
+    # A link to a missing anchor, on a page the worker converted: found when MkDocs checks anchors.
+    assert ANCHOR not in broken.rendered_here
+    assert broken.messages("#nowhere") == [
+        "Doc file 'zz/zanchor.md' contains a link '../about.md#nowhere', but the doc 'about.md' does not contain an anchor '#nowhere'."
+    ]
+    with pytest.raises(Abort, match="Aborted with 2 warnings in strict mode!"):
         Built(site_folder(tmp_path / "strict", strict=True, broken=True), monkeypatch, serial=False)
 
 
