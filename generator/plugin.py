@@ -29,8 +29,9 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from . import assets
@@ -40,6 +41,7 @@ from .heap import Heap
 from .parallel import Later
 from .pipeline import Settings, Summary, generate
 from .layout import MARKER, ROOT_FILES, SECTIONS
+from .pageconvert import Converter
 from .searchindex import PART_PAGES, Indexer, Stream
 from .session import Session
 from .templatecache import MemoryBytecodeCache
@@ -93,6 +95,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.indexer = Indexer()
         self.streaming = True  # one-off builds index pages as MkDocs renders them (searchindex.Stream)
         self.stream: Stream | None = None
+        self.converter: Converter | None = None  # one-off builds: Markdown converted on both cores
+        self.dirty = False
         self.session: Session | None = None
         self.templates: MemoryBytecodeCache | None = None
         self.heap: Heap | None = None
@@ -103,6 +107,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
         serving = command == "serve"
+        self.dirty = dirty  # only changed pages are converted: no worker for the others
         # Under `mkdocs serve` the search index is built in the background: reloads don't wait ...
         self.indexer = Indexer(background=serving)
         self.streaming = not serving  # under serve --dirty few pages are rendered: the folder is indexed
@@ -178,11 +183,26 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         for file in pages:
             if file.src_uri.split("/", 1)[0] in SECTIONS:
                 file.inclusion = InclusionLevel.NOT_IN_NAV
-        if self.streaming:
-            # Here, where the number of pages is known: it decides how many parts the index has.
-            self._close_stream()
-            self.stream = Stream(language=_search_language(config), pages=len(pages), part_pages=self.config.search_part_pages)
         return files
+
+    @event_priority(-100)  # after other plugins': the last hook before MkDocs converts the pages
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        self._stop_converting()
+        if self.session is None and not self.dirty:
+            self.converter = Converter.start(config, files)
+        if self.streaming:
+            # After the converter's fork, so that its worker holds no pipe to Pagefind. Here,
+            # where the number of pages is known: it decides how many parts the index has.
+            self._close_stream()
+            pages = len(files.documentation_pages())
+            self.stream = Stream(language=_search_language(config), pages=pages, part_pages=self.config.search_part_pages)
+        return nav
+
+    @event_priority(-100)  # after other plugins': they may give MkDocs another page object
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
+        if self.converter is not None:
+            self.converter.prepare(page)
+        return page
 
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder) -> LiveReloadServer:
         # Editing an abstract rebuilds the site; the generator rewrites only the pages that changed.
@@ -209,6 +229,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         return server
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        self._stop_converting()  # every page is converted
         if self.templates is not None:
             env.bytecode_cache = self.templates
         return env
@@ -245,6 +266,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.indexer.index(Path(config.site_dir), language=_search_language(config), part_pages=self.config.search_part_pages)
 
     def on_build_error(self, *, error: Exception) -> None:
+        self._stop_converting()
         self._close_stream()
 
     def on_shutdown(self) -> None:
@@ -258,6 +280,11 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         if self.finish is not None:
             finish, self.finish = self.finish, None
             finish()
+
+    def _stop_converting(self) -> None:
+        if self.converter is not None:
+            converter, self.converter = self.converter, None
+            converter.close()
 
     def _close_stream(self) -> None:
         if self.stream is not None:
