@@ -44,6 +44,11 @@ def workers() -> int:
     return min(cores, int(os.environ.get("ABSTRACTS_WORKERS", cores)))
 
 
+def forks() -> bool:
+    """Whether work is done in forked processes here (Linux, at least two cores to use)."""
+    return workers() >= 2 and sys.platform.startswith("linux")
+
+
 def ordered_map(function: Callable, items: Sequence[Item], batched: bool = False) -> Iterator[Result]:
     """function(item) for every item, in order, on all cores when it pays. `batched`: the
     function takes a list of up to BATCH consecutive items and returns their results."""
@@ -86,7 +91,7 @@ class Later(Generic[Result]):
 
     def __init__(self, function: Callable[[], Result]):
         self._pid = 0
-        if workers() < 2 or not sys.platform.startswith("linux"):
+        if not forks():
             self._value = function()
             return
         read, write = os.pipe()

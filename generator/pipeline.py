@@ -15,7 +15,9 @@ from .heap import collector_paused
 from .model import Paper, Record
 from .session import Session
 from .sources import input_files, read_files
+from .parallel import forks
 from .write import WriteResult, write_later, write_site
+from .writer import Writer
 
 # The passes' own modules (numpy, scipy, Jinja2, the learned data: ~0.4 s of CPU) are imported
 # by the functions that run them: a run that finds nothing changed (the no-op rebuild) needs none.
@@ -147,16 +149,26 @@ def generate(
 
     if session is not None:
         session.next_run()
-    with collector_paused():
-        papers = load(files, settings, report, run_cache, session)
-        t = lap("read+enrich", t)
-        papers = link(papers, settings.related, session)
-        t = lap("link", t)
-        pending: dict | None = {} if later else None
-        outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session, pending)
-        t = lap("render", t)
+    # A one-off run's files are written by a process of their own as they are made (forked
+    # now, while this one is small); under `mkdocs serve` an edit writes a few files here.
+    writer = Writer(docs_dir) if session is None and forks() else None
+    try:
+        with collector_paused():
+            papers = load(files, settings, report, run_cache, session)
+            t = lap("read+enrich", t)
+            papers = link(papers, settings.related, session)
+            t = lap("link", t)
+            pending: dict | None = {} if later else None
+            outputs = render_site(
+                papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session, pending, writer
+            )
+            t = lap("render", t)
+    except BaseException:
+        if writer is not None:
+            writer.abandon()
+        raise
     remembered = session.written if session is not None else None
-    written = write_site(docs_dir, outputs, remembered)
+    written = writer.close() if writer is not None else write_site(docs_dir, outputs, remembered)
     del outputs  # the pages' text (~0.3 GB at 12,000 papers) is not held while the caches are pickled
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)

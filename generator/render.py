@@ -29,6 +29,7 @@ from .frontmatter_yaml import dump as front_matter
 from .tagging import vocabulary
 from .topicmap import positions
 from .topics import collect
+from .writer import Writer
 
 MIN_PAPERS_PER_TAG_PAGE = 2
 RELATED_TAGS = 6
@@ -209,6 +210,7 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
 # only the pages whose content changed. None for one-off builds: it would only cost memory
 # (~2x the pages' text).
 RenderedPages = dict[tuple[str, str], str]
+Files = dict[str, str] | Writer  # where render_site puts the files it makes
 
 
 def _paper_pages(papers: list[Paper], encoded: list[str], record_of: Callable[[int], dict], remembered: RenderedPages) -> dict[str, str]:
@@ -224,17 +226,18 @@ def _paper_pages(papers: list[Paper], encoded: list[str], record_of: Callable[[i
     return pages
 
 
-def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]]) -> tuple[dict[str, str], list[str]]:
-    """A one-off run's paper pages and papers.json records, in this process while the topic map
-    is made on the other core: each record is dropped once its page and JSON are made (~30
-    objects a paper, ~0.1 GB at 12,000 papers). Rendering in forked workers as well took ~0.6 s
-    more CPU at 4,200 papers (copy-on-write faults, the pages sent back) and no less wall time."""
-    pages, encoded = {}, []
+def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]], files: Files) -> list[str]:
+    """A one-off run's paper pages, put in `files`, and its papers.json records, in this process
+    while the topic map is made on the other core: each record is dropped once its page and
+    JSON are made (~30 objects a paper, ~0.1 GB at 12,000 papers). Rendering in forked workers
+    as well took ~0.6 s more CPU at 4,200 papers (copy-on-write faults, the pages sent back)
+    and no less wall time."""
+    encoded = []
     for paper in papers:
         record = paper_record(paper, slugs)
-        pages[f"papers/{paper.slug}.md"] = _paper_page((paper, record))
+        files[f"papers/{paper.slug}.md"] = _paper_page((paper, record))
         encoded.append(_encoded(record))
-    return pages, encoded
+    return encoded
 
 
 def render_site(
@@ -245,12 +248,15 @@ def render_site(
     site_url: str | None = None,
     remembered: RenderedPages | Session | None = None,
     later: dict[str, Later[str]] | None = None,
-) -> dict[str, str]:
-    """All generated files, keyed by path relative to the docs folder. `updated` dates the
-    feeds (abstracts carry no dates); `site_url` makes their links absolute; paper pages in
-    `remembered` (updated here) are not rendered again, nor, with a whole Session, listing
-    pages, feeds and the map layout whose inputs did not change. With `later`, the topic map
-    (map.json, still being made in its own process) is put there instead of waited for."""
+    files: Files | None = None,
+) -> Files:
+    """All generated files, keyed by path relative to the docs folder, put in `files` as each
+    is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
+    dates the feeds (abstracts carry no dates); `site_url` makes their links absolute; paper
+    pages in `remembered` (updated here) are not rendered again, nor, with a whole Session,
+    listing pages, feeds and the map layout whose inputs did not change. With `later`, the
+    topic map (map.json, still being made in its own process) is put there instead of waited
+    for."""
     memo = remembered.renders if isinstance(remembered, Session) else None
     kept = remembered.kept if isinstance(remembered, Session) else None
     if isinstance(remembered, Session):
@@ -259,7 +265,8 @@ def render_site(
     def once(key, compute):
         return compute() if memo is None else memo.get(key, compute)
 
-    files: dict[str, str] = {}
+    if files is None:
+        files = {}
     # The topic map (layout and regions take ~1 s at 4,200 papers) is made on the other core
     # meanwhile, with one BLAS thread: more compete with this process for the same cores (on two
     # busy cores the map took 1.6-5.9 s of CPU with them, 0.8 s without).
@@ -274,11 +281,11 @@ def render_site(
     tag_slugs = slugs["tags"]
 
     if memo is None and remembered is None:
-        pages, encoded = _paper_pages_once(papers, slugs)
+        encoded = _paper_pages_once(papers, slugs, files)
     elif memo is None:
         records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
         encoded = [_encoded(r) for r in records]
-        pages = _paper_pages(papers, encoded, records.__getitem__, remembered)
+        files.update(_paper_pages(papers, encoded, records.__getitem__, remembered))
     else:
         # Only the JSON is remembered, by the paper object and the slugs paper_record reads: a
         # record is ~30 objects the cycle collector would walk on every full collection. The few
@@ -291,8 +298,7 @@ def render_site(
             return paper_record(papers[i], slugs)
 
         encoded = [remembered_json(p) for p in papers]
-        pages = _paper_pages(papers, encoded, record_of, remembered)
-    files.update(pages)
+        files.update(_paper_pages(papers, encoded, record_of, remembered))
 
     # _related_tags reads only which papers (by id) each tag page holds: ~0.2 s at 4,200 papers.
     membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
@@ -359,10 +365,6 @@ def render_site(
     files["map.md"] = _page(
         "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
     )
-    if later is None:
-        files["map.json"] = topic_map.result()
-    else:
-        later["map.json"] = topic_map
     files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
     files["browse.json"] = _json(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
     files["index.md"] = _page(
@@ -394,6 +396,10 @@ def render_site(
         pieces.pop()  # no comma after the last record
     pieces.append(f'],"version":{json.dumps(__version__, ensure_ascii=False)}}}\n')
     files["papers.json"] = "".join(pieces)
+    if later is None:
+        files["map.json"] = topic_map.result()  # last: the other pages are made meanwhile
+    else:
+        later["map.json"] = topic_map
     return files
 
 
