@@ -24,6 +24,7 @@ CHUNK = 64
 BATCH = 128  # items per call of a batched function (enrich: larger batches kept its caches warm longer)
 
 _job: tuple[Callable, Sequence] | None = None  # set before forking; read by the workers
+_meanwhile: list[Callable[[], object]] = []  # see meanwhile
 
 
 def _run(index: int):
@@ -42,6 +43,18 @@ def workers() -> int:
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
     return min(cores, int(os.environ.get("ABSTRACTS_WORKERS", cores)))
+
+
+def meanwhile(task: Callable[[], object]) -> None:
+    """task() in this process while the next pool of workers works (this process only waits
+    for their results then); where no pool starts, at the next `run_meanwhile()`."""
+    _meanwhile.append(task)
+
+
+def run_meanwhile() -> None:
+    """The tasks given to `meanwhile` that have not run yet, now."""
+    while _meanwhile:
+        _meanwhile.pop(0)()
 
 
 def forks() -> bool:
@@ -66,11 +79,13 @@ def ordered_map(function: Callable, items: Sequence[Item], batched: bool = False
     _job = (function, items)
     try:
         with multiprocessing.get_context("fork").Pool(count) as pool:
+            results = pool.imap(_run_batch, starts) if batched else pool.imap(_run, range(len(items)), chunksize=CHUNK)
+            run_meanwhile()
             if batched:
-                for results in pool.imap(_run_batch, starts):
-                    yield from results
+                for batch in results:
+                    yield from batch
             else:
-                yield from pool.imap(_run, range(len(items)), chunksize=CHUNK)
+                yield from results
     finally:
         _job = None
 

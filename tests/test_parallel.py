@@ -83,3 +83,20 @@ def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     assert warm == cold
     assert "An edited summary" in warm[f"papers/{edited[3].slug}.md"]
     assert json.loads(warm["papers.json"])["papers"][3]["summary"].startswith("An edited summary")
+
+
+def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
+    import multiprocessing
+
+    items = list(range(parallel.MIN_ITEMS + 5))
+    workers_alive = []
+    parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
+    assert list(parallel.ordered_map(lambda batch: [x + 1 for x in batch], items, batched=True)) == [x + 1 for x in items]
+    if parallel.forks():
+        assert workers_alive and workers_alive[0] >= 2  # ran before the results were read
+    monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
+    ran = []
+    parallel.meanwhile(lambda: ran.append(True))
+    assert list(parallel.ordered_map(lambda x: x, items)) == items and ran == []  # no pool: not yet
+    parallel.run_meanwhile()
+    assert ran == [True]
