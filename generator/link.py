@@ -259,14 +259,15 @@ def add_related(
     with, when worked out already (`_from_texts`)."""
     if len(papers) < 2 or count <= 0:
         return papers
-    from .topics import start  # (topics imports this module)
+    from .mapfile import start  # (it imports generator.topics, which imports this module)
 
     documents = _per_paper(document, papers, kept)
     vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
     found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
-    # The topic map's vectors, on the other core while the reasons are worked out (the candidate
-    # search before used both cores). The forked process inherits the remembered TF-IDF.
-    start(documents)
+    # The topic map, on the other core while the reasons are worked out and the pages rendered
+    # (the candidate search before used both cores). The forked process inherits the
+    # remembered TF-IDF its topic vectors are made from.
+    start(papers, found.lists)
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 

@@ -14,7 +14,6 @@ from functools import cache, lru_cache
 
 import jinja2
 from markupsafe import Markup
-from threadpoolctl import threadpool_limits
 
 from . import __version__
 from .enrich import slugify
@@ -24,11 +23,11 @@ from .markup import escape_markdown, link_names
 from .model import Paper
 from .parallel import Later
 from .session import Session
-from .explore import browse_data, map_data
+from .explore import browse_data
 from .frontmatter_yaml import dump as front_matter
 from .tagging import vocabulary
-from .topicmap import positions
-from .topics import collect
+from .mapfile import area_order, json_text
+from .mapfile import made as made_map
 from .writer import Writer
 
 MIN_PAPERS_PER_TAG_PAGE = 2
@@ -96,15 +95,6 @@ def _html(template: str, **context) -> str:
     """An autoescaped HTML template on one line (Markdown passes a raw HTML block through
     only while it has no blank lines)."""
     return " ".join(_escaping_environment().get_template(template).render(**context).split())
-
-
-def _json(data: dict) -> str:
-    return json.dumps({"generated_by": MARKER, **data}, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def _topic_map(papers: list[Paper], areas: list[str]) -> str:
-    with threadpool_limits(1):  # see render_site
-        return _json(map_data(papers, positions(papers), areas))
 
 
 def feed(
@@ -268,12 +258,10 @@ def render_site(
     if files is None:
         files = {}
     # The topic map (layout and regions take ~1 s at 4,200 papers) is made on the other core
-    # meanwhile, with one BLAS thread: more compete with this process for the same cores (on two
-    # busy cores the map took 1.6-5.9 s of CPU with them, 0.8 s without).
+    # meanwhile: linking started it (generator.mapfile).
+    topic_map = made_map(papers)
     by_area = _members(papers, lambda p: p.area)
-    area_names = [n for n, _ in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
-    collect()  # the topic vectors linking started
-    topic_map = Later(lambda: _topic_map(papers, area_names))
+    area_names = area_order(papers)
     tag_pages = _tag_pages(papers)
     by_id = {p.id: p for p in papers}
     by_collection = _members(papers, lambda p: p.collection)
@@ -366,7 +354,7 @@ def render_site(
         "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
     )
     files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
-    files["browse.json"] = _json(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
+    files["browse.json"] = json_text(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
     files["index.md"] = _page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},
