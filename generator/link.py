@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
+from collections.abc import Callable
 from functools import lru_cache, partial
 
 import numpy as np
@@ -411,8 +412,12 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
     return entries
 
 
-def link(papers: list[Paper], related_count: int, session: Session | None = None) -> list[Paper]:
-    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same."""
+def link(
+    papers: list[Paper], related_count: int, session: Session | None = None, titled: Callable[[list[Paper]], None] | None = None
+) -> list[Paper]:
+    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same.
+    `titled(papers)` is called once the papers are all linking makes them but for their related
+    papers (titles, slugs, tags, key phrases, mentions), before those are found."""
     kept = session.kept if session is not None else None
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
@@ -425,6 +430,8 @@ def link(papers: list[Paper], related_count: int, session: Session | None = None
     papers = unique_titles(papers, kept)
     sites, names, heads = texts.result() if texts is not None else (None, None, None)
     papers = add_mentions(papers, kept, sites)
+    if titled is not None:
+        titled(papers)
     return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads)
 
 

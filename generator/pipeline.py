@@ -7,6 +7,7 @@ import time
 from datetime import datetime, timezone
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from .cache import RunCache, run_fingerprint
@@ -167,13 +168,21 @@ def generate(
             run_meanwhile()  # when no workers ran (a small run, an edit)
             t = lap("read+enrich", t)
             from .link import glossary, link
-            from .render import render_site
+            from .render import listing_files, render_site
 
-            papers = link(papers, settings.related, session)
+            updated = feed_date(files)
+
+            def list_early(titled: list[Paper]) -> None:
+                # The pages that list papers without their related ones, made and written on
+                # the other core while related papers are found (a one-off run's).
+                writer.elsewhere(partial(listing_files, titled, glossary(titled), updated, settings.site_url))
+
+            papers = link(papers, settings.related, session, list_early if writer is not None else None)
             t = lap("link", t)
             pending: dict | None = {} if later else None
             outputs = render_site(
-                papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session, pending, writer
+                papers, glossary(papers), site_title_for(papers, settings), updated, settings.site_url, session, pending, writer,
+                listed=writer is not None,
             )
             t = lap("render", t)
     except BaseException:

@@ -230,6 +230,29 @@ def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]], fil
     return encoded
 
 
+@dataclass(frozen=True)
+class _Groups:
+    """How the site groups the papers, as its pages list them."""
+
+    by_area: dict[str, list[Paper]]
+    area_names: list[str]  # most papers first
+    tag_pages: dict[str, list[Paper]]
+    by_collection: dict[str, list[Paper]]
+    collection_names: list[str]
+    slugs: dict[str, dict[str, str]]  # section -> group name -> page name
+    tag_counts: dict[str, Counter[str]]
+
+
+def _groups(papers: list[Paper]) -> _Groups:
+    tag_pages, by_area, by_collection = _tag_pages(papers), _members(papers, lambda p: p.area), _members(papers, lambda p: p.collection)
+    slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
+    return _Groups(by_area, area_order(papers), tag_pages, by_collection, sorted(by_collection), slugs, _tag_counts(by_collection))
+
+
+def _now(key, compute):
+    return compute()
+
+
 def render_site(
     papers: list[Paper],
     glossary: list[GlossaryEntry],
@@ -239,6 +262,7 @@ def render_site(
     remembered: RenderedPages | Session | None = None,
     later: dict[str, Later[str]] | None = None,
     files: Files | None = None,
+    listed: bool = False,
 ) -> Files:
     """All generated files, keyed by path relative to the docs folder, put in `files` as each
     is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
@@ -246,7 +270,7 @@ def render_site(
     pages in `remembered` (updated here) are not rendered again, nor, with a whole Session,
     listing pages, feeds and the map layout whose inputs did not change. With `later`, the
     topic map (map.json, still being made in its own process) is put there instead of waited
-    for."""
+    for. `listed`: the listing files (see listing_files) were made already, elsewhere."""
     memo = remembered.renders if isinstance(remembered, Session) else None
     kept = remembered.kept if isinstance(remembered, Session) else None
     if isinstance(remembered, Session):
@@ -260,13 +284,8 @@ def render_site(
     # The topic map (layout and regions take ~1 s at 4,200 papers) is made on the other core
     # meanwhile: linking started it (generator.mapfile).
     topic_map = made_map(papers)
-    by_area = _members(papers, lambda p: p.area)
-    area_names = area_order(papers)
-    tag_pages = _tag_pages(papers)
-    by_id = {p.id: p for p in papers}
-    by_collection = _members(papers, lambda p: p.collection)
-    slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
-    tag_slugs = slugs["tags"]
+    groups = _groups(papers)
+    slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
 
     if memo is None and remembered is None:
         encoded = _paper_pages_once(papers, slugs, files)
@@ -288,79 +307,18 @@ def render_site(
         encoded = [remembered_json(p) for p in papers]
         files.update(_paper_pages(papers, encoded, record_of, remembered))
 
-    # _related_tags reads only which papers (by id) each tag page holds: ~0.2 s at 4,200 papers.
-    membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
-    related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
-    area_share = _area_share(papers)
-    sections = [
-        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: p.tags.index(t)),
-        ("areas", by_area, lambda a: "Papers whose main topic is this area.", lambda a: lambda p: -area_share(p, a)),
-        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugs['collections'][c]}.xml)).", None),
-    ]
-    rankings = {
-        "tags": "Papers that lead with this tag (it is among the first of their tags) come first.",
-        "areas": "Papers most of whose tags belong to this area come first.",
-    }
-    collection_names = sorted(by_collection)
-    tag_counts = _tag_counts(by_collection)
-    for folder, members_by_name, intro, centrality in sections:
-        section = SECTIONS[folder]
-        for name, members in members_by_name.items():
-            order = (lambda p: (p.title.casefold(), p.id)) if centrality is None else (
-                lambda p, key=centrality(name): (key(p), p.title.casefold(), p.id))
-            listed = sorted(members, key=order)
-            context = dict(
-                heading=name,
-                intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
-                ranking=rankings.get(folder),
-                related=tuple(Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])) if folder == "tags" else (),
-                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), once)
-                if folder == "tags" and len(collection_names) > 1 else "",
-            )
-            # The key holds every paper field listing.md.j2 reads.
-            key = ("listing", name, *context.values(), tuple((p.title, p.slug, p.summary) for p in listed))
-            files[f"{folder}/{slugs[folder][name]}.md"] = once(
-                key, lambda: _page("listing.md.j2", {"title": name}, papers=listed, **context)
-            )
-        groups = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
-        groups.sort(key=lambda g: (-g.count, g.name.casefold()))
-        files[f"{folder}/index.md"] = once(("overview", folder, tuple(groups)), lambda: _page(
-            "overview.md.j2",
-            {"title": section.title},
-            heading=section.title,
-            intro=f"{section.intro} {len(groups)} {section.title.lower()}.",
-            label=section.label,
-            groups=groups,
-            by_area=_tags_by_area(groups) if folder == "tags" else [],
-        ))
-
-    for collection, members in by_collection.items():
-        slug = slugs["collections"][collection]
-        # The keys hold every paper field feed_entry.xml.j2 reads.
-        fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
-        files[f"feeds/{slug}.xml"] = once(("feed", collection, slug, updated, site_url, tuple(fields)), lambda: feed(
-            collection, slug, members, updated, site_url,
-            [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
-        ))
-
-    entries = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
-    # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
-    shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
-    files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
+    if not listed:
+        files.update(listing_files(papers, glossary, updated, site_url, once, groups))
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
-    area_groups = [Group(n, slugs["areas"][n], len(by_area[n])) for n in area_names]
-    files["map.md"] = _page(
-        "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
-    )
-    files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
-    files["browse.json"] = json_text(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
+    area_groups = [Group(n, slugs["areas"][n], len(groups.by_area[n])) for n in groups.area_names]
+    collection_names = groups.collection_names
     files["index.md"] = _page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},
         site_title=site_title,
         papers=papers,
-        collections=by_collection,
+        collections=groups.by_collection,
         areas=area_groups,
         area_chart=area_chart(area_groups),
         tag_count=len(tag_pages),
@@ -368,7 +326,7 @@ def render_site(
         glossary_count=len(glossary),
         connected=connected,
         trends=_html(
-            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, by_collection, tag_counts), slugs=tag_slugs,
+            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, groups.by_collection, groups.tag_counts), slugs=tag_slugs,
             first=collection_names[0], last=collection_names[-1],
         )
         if len(collection_names) > 1 else "",
@@ -388,6 +346,85 @@ def render_site(
         files["map.json"] = topic_map.result()  # last: the other pages are made meanwhile
     else:
         later["map.json"] = topic_map
+    return files
+
+
+def listing_files(
+    papers: list[Paper], glossary: list[GlossaryEntry], updated: str, site_url: str | None, once=_now, groups: _Groups | None = None
+) -> dict[str, str]:
+    """The files that list papers without their related papers: tag, area and collection
+    pages and their overviews, feeds, the glossary, the map and browse pages, browse.json.
+    Linking changes nothing they show once titles are unique (a one-off run makes them in
+    another process while related papers are found: generator.writer.Writer.elsewhere).
+    `once(key, compute)`: compute(), or what the last run computed for the same key."""
+    files: dict[str, str] = {}
+    groups = _groups(papers) if groups is None else groups
+    slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
+    by_area, by_collection, collection_names, tag_counts = groups.by_area, groups.by_collection, groups.collection_names, groups.tag_counts
+    # _related_tags reads only which papers (by id) each tag page holds: ~0.2 s at 4,200 papers.
+    membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
+    related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
+    area_share = _area_share(papers)
+    sections = [
+        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: p.tags.index(t)),
+        ("areas", by_area, lambda a: "Papers whose main topic is this area.", lambda a: lambda p: -area_share(p, a)),
+        ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugs['collections'][c]}.xml)).", None),
+    ]
+    rankings = {
+        "tags": "Papers that lead with this tag (it is among the first of their tags) come first.",
+        "areas": "Papers most of whose tags belong to this area come first.",
+    }
+    for folder, members_by_name, intro, centrality in sections:
+        section = SECTIONS[folder]
+        for name, members in members_by_name.items():
+            order = (lambda p: (p.title.casefold(), p.id)) if centrality is None else (
+                lambda p, key=centrality(name): (key(p), p.title.casefold(), p.id))
+            listed = sorted(members, key=order)
+            context = dict(
+                heading=name,
+                intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
+                ranking=rankings.get(folder),
+                related=tuple(Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])) if folder == "tags" else (),
+                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), once)
+                if folder == "tags" and len(collection_names) > 1 else "",
+            )
+            # The key holds every paper field listing.md.j2 reads.
+            key = ("listing", name, *context.values(), tuple((p.title, p.slug, p.summary) for p in listed))
+            files[f"{folder}/{slugs[folder][name]}.md"] = once(
+                key, lambda: _page("listing.md.j2", {"title": name}, papers=listed, **context)
+            )
+        groups_shown = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
+        groups_shown.sort(key=lambda g: (-g.count, g.name.casefold()))
+        files[f"{folder}/index.md"] = once(("overview", folder, tuple(groups_shown)), lambda: _page(
+            "overview.md.j2",
+            {"title": section.title},
+            heading=section.title,
+            intro=f"{section.intro} {len(groups_shown)} {section.title.lower()}.",
+            label=section.label,
+            groups=groups_shown,
+            by_area=_tags_by_area(groups_shown) if folder == "tags" else [],
+        ))
+
+    for collection, members in by_collection.items():
+        slug = slugs["collections"][collection]
+        # The keys hold every paper field feed_entry.xml.j2 reads.
+        fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
+        files[f"feeds/{slug}.xml"] = once(("feed", collection, slug, updated, site_url, tuple(fields)), lambda: feed(
+            collection, slug, members, updated, site_url,
+            [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
+        ))
+
+    by_id = {p.id: p for p in papers}
+    entries = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
+    # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
+    shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
+    files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
+    area_groups = [Group(n, slugs["areas"][n], len(by_area[n])) for n in groups.area_names]
+    files["map.md"] = _page(
+        "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
+    )
+    files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
+    files["browse.json"] = json_text(browse_data(papers, groups.area_names, sorted(tag_pages, key=str.casefold), collection_names))
     return files
 
 

@@ -28,19 +28,26 @@ def _children() -> set[int]:
 def test_paper_pages_are_on_disk_while_the_home_page_is_rendered(tmp_path, monkeypatch):
     docs = tmp_path / "docs"
     seen: list[bool] = []
-    browse_data = render.browse_data
+    area_chart = render.area_chart
+    first_page = []
 
-    def browse_waiting(papers, *args):
-        # Rendered after every paper page: their files appear meanwhile (before, only once
-        # the whole site was rendered).
-        page = docs / "papers" / f"{papers[0].slug}.md"
+    def paper_page(paper_and_record):
+        first_page.append(paper_and_record[0].slug)
+        return paper_page.rendered(paper_and_record)
+
+    def chart_waiting(areas):
+        # Drawn for the home page, after every paper page: their files appear meanwhile
+        # (before, only once the whole site was rendered).
+        page = docs / "papers" / f"{first_page[0]}.md"
         deadline = time.monotonic() + 10
         while not page.is_file() and time.monotonic() < deadline:
             time.sleep(0.01)
         seen.append(page.is_file())
-        return browse_data(papers, *args)
+        return area_chart(areas)
 
-    monkeypatch.setattr(render, "browse_data", browse_waiting)
+    paper_page.rendered = render._paper_page
+    monkeypatch.setattr(render, "_paper_page", paper_page)
+    monkeypatch.setattr(render, "area_chart", chart_waiting)
     summary = generate([SEEDS], docs, Settings())
     assert seen == [True]
     assert "papers.json" in summary.write.written and summary.write.written == sorted(summary.write.written)
@@ -86,3 +93,35 @@ def test_a_folder_that_cannot_be_written_is_one_clean_error(tmp_path):
         generate([SEEDS], docs, Settings())
     assert _children() <= before
     os.remove(docs / "papers")
+
+
+def test_listing_pages_are_on_disk_while_related_papers_are_found(tmp_path, monkeypatch):
+    from generator import similar
+
+    docs = tmp_path / "docs"
+    seen: list[bool] = []
+    neighbours = similar.neighbours
+
+    def neighbours_waiting(*args, **kwargs):
+        # Tag, area and collection pages list no related papers: made meanwhile, elsewhere.
+        deadline = time.monotonic() + 10
+        while not (docs / "browse.json").is_file() and time.monotonic() < deadline:  # written last
+            time.sleep(0.01)
+        seen.append((docs / "tags" / "index.md").is_file() and (docs / "glossary.md").is_file())
+        return neighbours(*args, **kwargs)
+
+    monkeypatch.setattr(link, "neighbours", neighbours_waiting)
+    summary = generate([SEEDS], docs, Settings())
+    assert seen == [True]
+    assert {"tags/index.md", "glossary.md", "browse.json", "index.md"} <= set(summary.write.written)
+
+
+def test_a_failure_where_listing_pages_are_made_is_the_run_s_error(tmp_path, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("listing failed")
+
+    monkeypatch.setattr(render, "listing_files", broken)
+    before = _children()
+    with pytest.raises(RuntimeError, match="listing failed"):
+        generate([SEEDS], tmp_path / "docs", Settings())
+    assert _children() <= before
