@@ -12,10 +12,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import chain, filterfalse, repeat
 
 from .names import GENERIC_ACRONYMS, IntroducedName
-from .textutil import ENGLISH_STOP_WORDS, Caseless, whole_word_positions
+from .textutil import ENGLISH_STOP_WORDS, Caseless, sentences, whole_word_positions
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
 
@@ -26,7 +27,16 @@ def content_words(text: str) -> list[str]:
 
 
 def word_counts(text: str) -> Counter[str]:
-    return Counter(content_words(text))
+    """content_words(text), counted: from its sentences' tokens, which the summary reads too
+    (tokens never span the white space between sentences)."""
+    tokens = chain.from_iterable(sentence_tokens(sentences(text)))
+    return Counter(filterfalse(str.isdigit, filterfalse(ENGLISH_STOP_WORDS.__contains__, tokens)))
+
+
+@lru_cache(maxsize=256)  # an untitled abstract's title (its word counts) and its summary read them
+def sentence_tokens(all_sentences: tuple[str, ...]) -> tuple[list[str], ...]:
+    """Each sentence's words, lower case (_TOKEN): read, never changed."""
+    return tuple(_TOKEN.findall(sentence.lower()) for sentence in all_sentences)
 
 
 def _bucket(prefix: str, value: int, top: int) -> str:
@@ -193,7 +203,7 @@ class SentenceFeatures:
     def __init__(self, sentences: Sequence[str], titleness: Mapping[str, float]):
         count = len(sentences)
         lowered = [s.lower() for s in sentences]
-        tokens = [_TOKEN.findall(s) for s in lowered]
+        tokens = sentence_tokens(tuple(sentences))
         cues = [_cues(s, low, t) for s, low, t in zip(sentences, lowered, tokens)]
         rules_order = sorted(range(count), key=lambda i: (-cues[i]["cue_contribution"], -cues[i]["cue_study"], "$" in sentences[i], i))
         # Words as ROUGE splits them ('dense-sparse-dense' is three), numbers included: the tokens'

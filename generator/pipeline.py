@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timezone
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -15,7 +15,7 @@ from .errors import InputError, Report
 from .heap import collector_paused
 from .model import Paper, Record
 from .session import Session
-from .sources import input_files, read_files
+from .sources import input_files, records_as_read
 from .parallel import forks, meanwhile, run_meanwhile
 from .write import WriteResult, write_later, write_site
 from .writer import Writer
@@ -73,6 +73,12 @@ class Summary:
 
 def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record, list[Record]]]:
     """Identical abstracts (after case and whitespace normalisation) become one paper."""
+    return list(merged_as_read(records, report))
+
+
+def merged_as_read(records: Iterable[Record], report: Report) -> Iterator[tuple[Record, list[Record]]]:
+    """`merge_duplicates`, each paper's first record as soon as it is read, with the list of its
+    repeats: they are added to it as they are read (it is whole once `records` are all read)."""
     from .enrich import paper_id
 
     groups: dict[str, tuple[Record, list[Record]]] = {}
@@ -84,32 +90,43 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
             report.duplicates.append(f"{record.origin.where()} repeats {first.origin.where()}; merged into one page")
         else:
             groups[key] = (record, [])
-    return list(groups.values())
+            yield groups[key]
 
 
 def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache, session: Session | None = None) -> list[Paper]:
+    """The papers of `files`: from the caches, or derived by workers that start on the first
+    records while the rest are read (at 4,242 papers reading took 0.35 s of one core, the
+    other idle, before they started)."""
     from tqdm import tqdm
 
-    from .enrich import enrich_batch
-    from .parallel import ordered_map
+    from .enrich import enrich_batch, paper_id
+    from .learned import choices
+    from .parallel import Feed
+    from .tagevidence import tag_model
     from .tagging import vocabulary
 
-    records = read_files(files, report, settings.source_root, session.files if session is not None else None)
-    merged = merge_duplicates(records, report)
-    cached = [run_cache.paper(record) for record, _ in merged]
-    missing = [record for (record, _), (_, paper) in zip(merged, cached) if paper is None]
-    vocabulary()  # loaded once, before the workers fork
-    show = settings.progress and len(missing) >= PROGRESS_THRESHOLD
-    derived = iter(tqdm(ordered_map(enrich_batch, missing, batched=True), total=len(missing), desc="enrich", unit="paper", disable=not show, leave=False))
-    papers = []
-    for (record, duplicates), (key, paper) in zip(merged, cached):
-        fresh = paper is None
-        if fresh:
-            paper = next(derived)
-        run_cache.keep(record, key, paper, fresh)
-        if duplicates:
-            paper = replace(paper, also_in=tuple(d.origin for d in duplicates))
-        papers.append(paper)
+    vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork (0.06 s)
+    records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
+    merged, cached = [], []
+    # Each record travels with its id, worked out here when duplicates were merged.
+    with Feed(lambda batch: enrich_batch(*zip(*batch))) as missing:
+        for record, duplicates in merged_as_read(records, report):
+            key, paper = run_cache.paper(record)
+            merged.append((record, duplicates))
+            cached.append((key, paper))
+            if paper is None:
+                missing.put((record, paper_id(record.abstract)))
+        show = settings.progress and missing.count >= PROGRESS_THRESHOLD
+        derived = iter(tqdm(missing.results(), total=missing.count, desc="enrich", unit="paper", disable=not show, leave=False))
+        papers = []
+        for (record, duplicates), (key, paper) in zip(merged, cached):
+            fresh = paper is None
+            if fresh:
+                paper = next(derived)
+            run_cache.keep(record, key, paper, fresh)
+            if duplicates:
+                paper = replace(paper, also_in=tuple(d.origin for d in duplicates))
+            papers.append(paper)
     return papers
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import compress
 from importlib import resources
 from typing import NamedTuple
 
 import yaml
 
-from .textutil import STOP_WORDS, fold, is_mixed_case, normalise_term, sentences, singular
+from .textutil import STOP_WORDS, Computed, fold, is_mixed_case, normalise_term, sentences, singular
 
 MAX_TAGS = 8
 MIN_TAGS = 3
@@ -44,18 +45,7 @@ class Vocabulary:
     areas: tuple[Area, ...]
     starts: dict[str, tuple[int, ...]]  # first token of a spelling -> the lengths of its spellings, longest first
     cues: CueIndex  # the areas' cues, by the words that can hold them
-
-
-class _Computed(dict):
-    """A dict that computes a missing value on first look-up (and keeps it): looked up in C."""
-
-    def __init__(self, compute: Callable):
-        super().__init__()
-        self._compute = compute
-
-    def __missing__(self, key):
-        value = self[key] = self._compute(key)
-        return value
+    may_start: dict[str, bool]  # a raw token -> can a mention start there: it starts a spelling or is an acronym
 
 
 class CueIndex:
@@ -72,7 +62,7 @@ class CueIndex:
             words = cue.split()
             (self._one_word if len(words) == 1 else self._first_word).setdefault(words[0], []).append(number)
         self._lengths = sorted({len(word) for word in self._one_word})
-        self._by_word = _Computed(self._of_word)  # word -> the cue numbers it may hold
+        self._by_word = Computed(self._of_word)  # word -> the cue numbers it may hold
 
     def _of_word(self, word: str) -> tuple[int, ...]:
         numbers = [n for length in self._lengths for n in self._one_word.get(word[:length], ())]
@@ -140,7 +130,8 @@ def vocabulary() -> Vocabulary:
     for key in folded:
         lengths.setdefault(key[0], set()).add(len(key))
     starts = {token: tuple(sorted(found, reverse=True)) for token, found in lengths.items()}
-    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas))
+    may_start = Computed(lambda token: _TOKEN_KEYS[token] in starts or token in exact)
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start)
 
 
 def _tokens(text: str) -> list[str]:
@@ -164,10 +155,9 @@ def _spaced(text: str) -> str:
     return _NAME_COMPOUND.sub(lambda m: m.group().replace("-", ""), text).replace("-", " ")
 
 
-@lru_cache(maxsize=200_000)
-def _token_key(token: str) -> str:
-    """A token as vocabulary spellings are stored (cached: a corpus repeats its words)."""
-    return singular(fold(token))
+# Each token as vocabulary spellings are stored, computed once and looked up in C (a corpus
+# repeats its words).
+_TOKEN_KEYS = Computed(lambda token: singular(fold(token)))
 
 
 class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
@@ -206,7 +196,7 @@ def _match(raw: list[str], tokens: list[str]):
 def vocabulary_hits(text: str) -> Counter[str]:
     """How often each vocabulary tag is mentioned, longest spelling first at each position."""
     raw = _RAW_TOKEN.findall(_spaced(text))
-    return Counter(tag for tag, _, _, _ in _match(raw, [_token_key(t) for t in raw]))
+    return Counter(tag for tag, _, _, _ in _match(raw, list(map(_TOKEN_KEYS.__getitem__, raw))))
 
 
 @lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
@@ -215,14 +205,16 @@ def mentions(text: str) -> tuple[Mention, ...]:
     matching of `_match`, inlined: it runs on every abstract."""
     vocab = vocabulary()
     matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
+    may_start = vocab.may_start
     found = []
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(_spaced(sentence))
-        tokens = list(map(_token_key, raw))
+        tokens = list(map(_TOKEN_KEYS.__getitem__, raw))
         n, end = len(tokens), 0
         # Only a token that starts a spelling or is an acronym can start a mention (a fifth of
-        # them): the positions are picked in one pass, the look-ups run at those only.
-        for i in [i for i, token in enumerate(tokens) if token in starts or raw[i] in exact]:
+        # them): the positions are picked in C (what each word can do is kept), the look-ups
+        # run at those only.
+        for i in compress(range(n), map(may_start.__getitem__, raw)):
             if i < end:
                 continue  # inside the mention found before
             for length in starts.get(tokens[i], ()):  # only the lengths its spellings have
@@ -290,13 +282,9 @@ def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], th
 
 def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Counter[str] | None = None) -> str:
     """The area name: the given one when it maps onto the taxonomy (or as given), else by votes."""
-    vocab = vocabulary()
     if given_area:
-        wanted = fold(given_area)
-        for area in vocab.areas:
-            if wanted in (fold(area.name), area.slug.replace("-", " ")) or fold(area.name).startswith(wanted):
-                return area.name
-        return given_area
+        return _given_area(given_area)
+    vocab = vocabulary()
     votes: Counter[str] = Counter()
     hits = vocabulary_hits(text) if hits is None else hits
     for tag in tags:
@@ -313,6 +301,16 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     return next(area.name for area in vocab.areas if area.slug == best)
 
 
+@lru_cache(maxsize=1024)  # a venue names a few areas, for hundreds of papers each
+def _given_area(given_area: str) -> str:
+    """The taxonomy's name of an area the input gives, or the area as given."""
+    wanted = fold(given_area)
+    for area in vocabulary().areas:
+        if wanted in (fold(area.name), area.slug.replace("-", " ")) or fold(area.name).startswith(wanted):
+            return area.name
+    return given_area
+
+
 def area_names() -> list[str]:
     return [area.name for area in vocabulary().areas]
 
@@ -320,44 +318,50 @@ def area_names() -> list[str]:
 _PHRASE_SPLIT = re.compile(r"[^A-Za-z0-9\s\-]+|\s-\s")
 
 
+class _RunWord(NamedTuple):
+    """A word as a run of content words holds it, with its parts of a phrase's key (fold works
+    word by word on ASCII: a phrase's key is made from its words', without folding it again)."""
+
+    spelling: str  # names and acronyms keep their casing (CLIP, PatchSAE), other words are lower case
+    whole: str  # folded whole, as a phrase's inner word; "" where it folds to nothing
+    last: str  # folded, its last token singular, as a phrase's last word; "" where it folds to nothing
+
+
 @lru_cache(maxsize=256)  # enrich's title candidates and its key phrases read the same abstract's
 def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
     counted under their normalised key (key, first spelling, occurrences), in text order."""
     counts: dict[str, int] = {}
-    spelling: dict[str, str] = {}
+    spelling: dict[str, str] = {}  # filled along with counts: the same keys in the same order
     for run in _runs(text):
-        # normalise_term of each 2-4 word phrase, built from its words' folded forms (fold works
-        # word by word on ASCII: the same key, without folding every phrase again): each word
-        # folded whole, and as a phrase's last word (singular); "" where it folds to nothing.
-        folded = [_folded_word(word) for word in run]
-        whole = [prefix + last if last else "" for prefix, last in folded]
-        final = [prefix + _singular_last(last) if last else "" for prefix, last in folded]
-        count = len(run)
+        count, spellings = len(run), [word.spelling for word in run]
         for start in range(count - 1):
-            head = whole[start]  # the phrase's words before its last one, joined
+            head = run[start].whole  # the phrase's words before its last one, joined
             for end in range(start + 2, min(start + 4, count) + 1):
-                last = final[end - 1]
-                if last:
-                    key = f"{head} {last}" if head else last
+                word = run[end - 1]
+                if word.last:
+                    key = f"{head} {word.last}" if head else word.last
                 else:  # the last word folds to nothing (rare): the plain way
-                    key = normalise_term(" ".join(run[start:end]))
-                counts[key] = counts.get(key, 0) + 1
-                if key not in spelling:
-                    spelling[key] = " ".join(run[start:end])
-                if whole[end - 1]:
-                    head = f"{head} {whole[end - 1]}" if head else whole[end - 1]
-    return tuple((key, spelling[key], count) for key, count in counts.items())
+                    key = normalise_term(" ".join(spellings[start:end]))
+                if key in counts:
+                    counts[key] += 1
+                else:
+                    counts[key] = 1
+                    spelling[key] = " ".join(spellings[start:end])
+                if word.whole:
+                    head = f"{head} {word.whole}" if head else word.whole
+    return tuple(zip(spelling, spelling.values(), counts.values()))
 
 
-def _runs(text: str) -> list[list[str]]:
+def _runs(text: str) -> list[list[_RunWord]]:
     """Runs of content words (2+ of them) between stop words and punctuation."""
-    runs: list[list[str]] = []
+    runs: list[list[_RunWord]] = []
+    word_of = _RUN_WORDS.__getitem__
     for chunk in _PHRASE_SPLIT.split(text):
-        run: list[str] = []
-        for form in map(_run_word, chunk.split()):
-            if form:
-                run.append(form)
+        run: list[_RunWord] = []
+        for word in map(word_of, chunk.split()):
+            if word:
+                run.append(word)
                 continue
             if len(run) > 1:
                 runs.append(run)
@@ -367,26 +371,20 @@ def _runs(text: str) -> list[list[str]]:
     return runs
 
 
-@lru_cache(maxsize=200_000)  # a corpus repeats its words
-def _run_word(word: str) -> str | None:
+def _run_word(word: str) -> _RunWord | None:
     """The word as a run holds it, or None for what ends a run (a stop word, a number, one
-    letter, letters beyond ASCII): names and acronyms keep their casing (CLIP, PatchSAE)."""
+    letter, letters beyond ASCII)."""
     lower = word.lower()
     if len(word) > 1 and lower not in STOP_WORDS and not lower.isdigit() and word.isascii():
-        return lower if word[1:] == lower[1:] else word
+        spelling = lower if word[1:] == lower[1:] else word
+        tokens = fold(spelling).split()
+        if not tokens:
+            return _RunWord(spelling, "", "")
+        prefix = " ".join(tokens[:-1]) + " " if len(tokens) > 1 else ""
+        return _RunWord(spelling, prefix + tokens[-1], prefix + singular(tokens[-1]))
     return None
 
 
-@lru_cache(maxsize=200_000)
-def _folded_word(word: str) -> tuple[str, str]:
-    """A word folded as `fold` does it, split into (all but its last token + " ", last token):
-    'self-supervised' -> ('self ', 'supervised'); the last token is what a phrase's key singularises."""
-    tokens = fold(word).split()
-    if not tokens:
-        return ("", "")
-    return (" ".join(tokens[:-1]) + " " if len(tokens) > 1 else "", tokens[-1])
-
-
-@lru_cache(maxsize=200_000)
-def _singular_last(token: str) -> str:
-    return singular(token)
+# Each word's run form, computed once and looked up in C (a corpus repeats its words: ~60,000
+# distinct words in 4,242 abstracts). Unbounded, as the vocabulary of the inputs is.
+_RUN_WORDS = Computed(_run_word)

@@ -25,9 +25,9 @@ def counting_enrich(monkeypatch) -> list[str]:
     calls: list[str] = []
     real = enriching.enrich_batch
 
-    def enrich_batch(records):
+    def enrich_batch(records, ids=None):
         calls.extend(record.abstract for record in records)
-        return real(records)
+        return real(records, ids)
 
     monkeypatch.setattr(enriching, "enrich_batch", enrich_batch)  # the pipeline imports it when a run has work
     return calls

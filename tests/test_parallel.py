@@ -4,6 +4,7 @@ what is generated: the same input gives byte-identical files either way."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import corpus_file
 from generator import parallel, render
+from generator.errors import InputError
 from generator.link import glossary
 from generator.pipeline import Settings, generate
 
@@ -50,6 +52,32 @@ def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
     assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
     assert list(parallel.ordered_map(lambda batch: batches.append(len(batch)) or [-x for x in batch], items, batched=True)) == [-x for x in items]
     assert max(batches) == parallel.BATCH and sum(batches) == len(items)
+
+
+def test_feed_gives_results_in_order_while_items_still_come_in_workers_and_in_process(monkeypatch):
+    offset = 5  # a closure: workers inherit it; the items travel pickled
+    sizes = []
+
+    def derive(batch):
+        sizes.append(len(batch))
+        return [x * 2 + offset for x in batch]
+
+    for workers, count in (("2", parallel.MIN_ITEMS + 3 * parallel.BATCH + 7), ("1", parallel.MIN_ITEMS + 7), ("2", 10)):
+        monkeypatch.setenv("ABSTRACTS_WORKERS", workers)
+        with parallel.Feed(derive) as feed:
+            for x in range(count):
+                feed.put(x)
+            assert list(feed.results()) == [x * 2 + offset for x in range(count)]
+    assert sizes and max(sizes) == parallel.BATCH  # in process: the batches recorded here
+
+
+def test_an_input_error_after_the_workers_started_is_reported_and_stops_them(tmp_path):
+    source = corpus_slice(tmp_path, parallel.MIN_ITEMS + 10)
+    with source.open("a", encoding="utf-8") as handle:
+        handle.write("{not json\n")
+    with pytest.raises(InputError, match=f"{parallel.MIN_ITEMS + 11}: invalid JSON"):
+        generate([source], tmp_path / "site", Settings())
+    assert not multiprocessing.active_children()
 
 
 def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypatch):
@@ -94,6 +122,13 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
     assert list(parallel.ordered_map(lambda batch: [x + 1 for x in batch], items, batched=True)) == [x + 1 for x in items]
     if parallel.forks():
         assert workers_alive and workers_alive[0] >= 2  # ran before the results were read
+    parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
+    with parallel.Feed(lambda batch: [x + 1 for x in batch]) as fed:  # items that come one by one
+        for x in items:
+            fed.put(x)
+        assert list(fed.results()) == [x + 1 for x in items]
+    if parallel.forks():
+        assert len(workers_alive) == 2 and workers_alive[1] >= 2
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
     ran = []
     parallel.meanwhile(lambda: ran.append(True))
