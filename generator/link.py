@@ -451,7 +451,7 @@ def link(
     return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads)
 
 
-KEYPHRASES_ELSEWHERE = 0.25  # the share of papers whose key phrases _from_texts works out
+KEYPHRASES_ELSEWHERE = 0.15  # the share of papers whose key phrases _from_texts works out
 
 
 def _from_texts(papers: list[Paper], cut: int) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
