@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
+from collections.abc import Callable
 from functools import lru_cache, partial
 
 import numpy as np
@@ -138,18 +139,19 @@ def _central(tag: str, title: str) -> bool:
     return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 
 
-def add_keyphrases(papers: list[Paper], memo: Memo | None = None, kept: Kept | None = None) -> list[Paper]:
+def add_keyphrases(
+    papers: list[Paper], memo: Memo | None = None, kept: Kept | None = None, ahead: tuple[int, Callable[[], list]] | None = None,
+) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
     With a `memo` (mkdocs serve), a paper is scored again only when its candidates, its tags,
-    the collection's size or the document frequency of one of its candidates changed."""
-    n = len(papers)
-    # Keys are unique per paper: how many papers have a key is how often it is listed.
-    document_frequency = Counter(key for paper in papers for key, _, _ in paper.candidate_phrases)
-    max_df = max(3, int(0.05 * n))
+    the collection's size or the document frequency of one of its candidates changed.
+    `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere."""
+    document_frequency, max_df, n = phrase_counts(papers)
     model = phrase_model()
     if memo is None:
-        found = _keyphrases(papers, document_frequency, max_df, n, model)
+        cut, rest = ahead if ahead is not None else (len(papers), list)
+        found = _keyphrases(papers[:cut], document_frequency, max_df, n, model) + rest()
     else:
         keys = [
             ("keyphrases", p.candidate_phrases, p.acronyms, p.tags, tuple(map(document_frequency.__getitem__, _candidate_keys(p.candidate_phrases))), n, id(model))
@@ -159,6 +161,14 @@ def add_keyphrases(papers: list[Paper], memo: Memo | None = None, kept: Kept | N
         fresh = dict(zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, model)))
         found = [memo.get(key, lambda i=i: fresh[i]) for i, key in enumerate(keys)]
     return [_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
+
+
+def phrase_counts(papers: list[Paper]) -> tuple[Counter[str], int, int]:
+    """Per candidate key, how many papers have it; the most papers a key may have and be
+    scored; how many papers there are."""
+    # Keys are unique per paper: how many papers have a key is how often it is listed.
+    document_frequency = Counter(key for paper in papers for key, _, _ in paper.candidate_phrases)
+    return document_frequency, max(3, int(0.05 * len(papers))), len(papers)
 
 
 def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -259,14 +269,15 @@ def add_related(
     with, when worked out already (`_from_texts`)."""
     if len(papers) < 2 or count <= 0:
         return papers
-    from .topics import start  # (topics imports this module)
+    from .mapfile import start  # (it imports generator.topics, which imports this module)
 
     documents = _per_paper(document, papers, kept)
     vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
     found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
-    # The topic map's vectors, on the other core while the reasons are worked out (the candidate
-    # search before used both cores). The forked process inherits the remembered TF-IDF.
-    start(documents)
+    # The topic map, on the other core while the reasons are worked out and the pages rendered
+    # (the candidate search before used both cores). The forked process inherits the
+    # remembered TF-IDF its topic vectors are made from.
+    start(papers, found.lists)
     forget()  # the reasons below read `found` only
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
@@ -410,27 +421,45 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
     return entries
 
 
-def link(papers: list[Paper], related_count: int, session: Session | None = None) -> list[Paper]:
-    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same."""
+def link(
+    papers: list[Paper], related_count: int, session: Session | None = None, titled: Callable[[list[Paper]], None] | None = None
+) -> list[Paper]:
+    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same.
+    `titled(papers)` is called once the papers are all linking makes them but for their related
+    papers (titles, slugs, tags, key phrases, mentions), before those are found."""
     kept = session.kept if session is not None else None
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
     # What only the abstracts decide (names they mention and use, the words their documents
     # begin with) in a forked process while key phrases are scored here (~0.6 s of 2.2 at
-    # 4,200 papers). Under `mkdocs serve` `kept` has most of it already; small sets go inline.
-    texts = Later(partial(_from_texts, papers)) if kept is None and len(papers) >= MIN_ITEMS else None
-    papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
-    papers = unique_titles(papers, kept)
-    sites, names, heads = texts.result() if texts is not None else (None, None, None)
+    # 4,200 papers), and the key phrases of the last papers, so that both take about as long.
+    # Under `mkdocs serve` `kept` has most of it already; small sets go inline.
+    if kept is None and len(papers) >= MIN_ITEMS:
+        cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
+        texts = Later(partial(_from_texts, papers, cut))
+        papers = add_keyphrases(papers, ahead=(cut, lambda: texts.result()[3]))
+        sites, names, heads, _ = texts.result()
+        papers = unique_titles(papers)
+    else:
+        papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
+        papers = unique_titles(papers, kept)
+        sites, names, heads = None, None, None
     papers = add_mentions(papers, kept, sites)
+    if titled is not None:
+        titled(papers)
     return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads)
 
 
-def _from_texts(papers: list[Paper]) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered]:
-    """mention_sites, the names each abstract uses (`reasons.Side.names`) and the words each
-    document begins with (`similar.vectors`)."""
-    return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers])
+KEYPHRASES_ELSEWHERE = 0.15  # the share of papers whose key phrases _from_texts works out
+
+
+def _from_texts(papers: list[Paper], cut: int) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
+    """mention_sites, the names each abstract uses (`reasons.Side.names`), the words each
+    document begins with (`similar.vectors`), and papers[cut:]'s key phrases and tags (as
+    add_keyphrases finds them: each paper's depend on the corpus's counts, not on the batch)."""
+    keyphrases = _keyphrases(papers[cut:], *phrase_counts(papers), phrase_model())
+    return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers]), keyphrases
 
 
 def _names(paper: Paper) -> dict[str, str]:

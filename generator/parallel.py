@@ -24,6 +24,7 @@ CHUNK = 64
 BATCH = 128  # items per call of a batched function (enrich: larger batches kept its caches warm longer)
 
 _job: tuple[Callable, Sequence] | None = None  # set before forking; read by the workers
+_meanwhile: list[Callable[[], object]] = []  # see meanwhile
 
 
 def _run(index: int):
@@ -44,6 +45,24 @@ def workers() -> int:
     return min(cores, int(os.environ.get("ABSTRACTS_WORKERS", cores)))
 
 
+def meanwhile(task: Callable[[], object]) -> None:
+    """task() in this process while the next pool of workers (ordered_map's, a Feed's) works
+    (this process only waits for their results then); where no pool starts, at the next
+    `run_meanwhile()`."""
+    _meanwhile.append(task)
+
+
+def run_meanwhile() -> None:
+    """The tasks given to `meanwhile` that have not run yet, now."""
+    while _meanwhile:
+        _meanwhile.pop(0)()
+
+
+def forks() -> bool:
+    """Whether work is done in forked processes here (Linux, at least two cores to use)."""
+    return workers() >= 2 and sys.platform.startswith("linux")
+
+
 def ordered_map(function: Callable, items: Sequence[Item], batched: bool = False) -> Iterator[Result]:
     """function(item) for every item, in order, on all cores when it pays. `batched`: the
     function takes a list of up to BATCH consecutive items and returns their results."""
@@ -61,11 +80,13 @@ def ordered_map(function: Callable, items: Sequence[Item], batched: bool = False
     _job = (function, items)
     try:
         with multiprocessing.get_context("fork").Pool(count) as pool:
+            results = pool.imap(_run_batch, starts) if batched else pool.imap(_run, range(len(items)), chunksize=CHUNK)
+            run_meanwhile()
             if batched:
-                for results in pool.imap(_run_batch, starts):
-                    yield from results
+                for batch in results:
+                    yield from batch
             else:
-                yield from pool.imap(_run, range(len(items)), chunksize=CHUNK)
+                yield from results
     finally:
         _job = None
 
@@ -83,7 +104,7 @@ class Feed(Generic[Item, Result]):
         self._sent: list = []  # each sent batch's AsyncResult, in order
         self._pool = None
         self.count = 0
-        self._forks = workers() >= 2 and sys.platform.startswith("linux")
+        self._forks = forks()
 
     def put(self, item: Item) -> None:
         self._waiting.append(item)
@@ -109,6 +130,7 @@ class Feed(Generic[Item, Result]):
             return
         if waiting:
             self._send(waiting)
+        run_meanwhile()  # the workers derive; this process would only wait for them
         for sent in self._sent:
             yield from sent.get()
 
@@ -143,7 +165,7 @@ class Later(Generic[Result]):
 
     def __init__(self, function: Callable[[], Result]):
         self._pid = 0
-        if workers() < 2 or not sys.platform.startswith("linux"):
+        if not forks():
             self._value = function()
             return
         read, write = os.pipe()

@@ -7,6 +7,7 @@ import time
 from datetime import datetime, timezone
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from .cache import RunCache, run_fingerprint
@@ -15,12 +16,25 @@ from .heap import collector_paused
 from .model import Paper, Record
 from .session import Session
 from .sources import input_files, records_as_read
+from .parallel import forks, meanwhile, run_meanwhile
 from .write import WriteResult, write_later, write_site
+from .writer import Writer
 
 # The passes' own modules (numpy, scipy, Jinja2, the learned data: ~0.4 s of CPU) are imported
 # by the functions that run them: a run that finds nothing changed (the no-op rebuild) needs none.
 
 PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable time
+
+
+def _prepare_passes() -> None:
+    """Import what linking and rendering use and load their models (~0.4 s at start-up), while
+    enrich's workers run: this process would only wait for them meanwhile."""
+    from . import explore, link, render, topicmap, topics  # noqa: F401
+    from .keyphrases import phrase_model
+    from .tagevidence import tag_model
+
+    phrase_model()
+    tag_model()
 
 
 @dataclass(frozen=True)
@@ -159,21 +173,41 @@ def generate(
         report.warnings, report.duplicates = state["warnings"], state["duplicates"]
         unchanged = WriteResult(unchanged=len(state["files"]))
         return Summary(state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t})
-    from .link import glossary, link
-    from .render import render_site
-
     if session is not None:
         session.next_run()
-    with collector_paused():
-        papers = load(files, settings, report, run_cache, session)
-        t = lap("read+enrich", t)
-        papers = link(papers, settings.related, session)
-        t = lap("link", t)
-        pending: dict | None = {} if later else None
-        outputs = render_site(papers, glossary(papers), site_title_for(papers, settings), feed_date(files), settings.site_url, session, pending)
-        t = lap("render", t)
+    meanwhile(_prepare_passes)
+    # A one-off run's files are written by a process of their own as they are made (forked
+    # now, while this one is small); under `mkdocs serve` an edit writes a few files here.
+    writer = Writer(docs_dir) if session is None and forks() else None
+    try:
+        with collector_paused():
+            papers = load(files, settings, report, run_cache, session)
+            run_meanwhile()  # when no workers ran (a small run, an edit)
+            t = lap("read+enrich", t)
+            from .link import glossary, link
+            from .render import listing_files, render_site
+
+            updated = feed_date(files)
+
+            def list_early(titled: list[Paper]) -> None:
+                # The pages that list papers without their related ones, made and written on
+                # the other core while related papers are found (a one-off run's).
+                writer.elsewhere(partial(listing_files, titled, glossary(titled), updated, settings.site_url))
+
+            papers = link(papers, settings.related, session, list_early if writer is not None else None)
+            t = lap("link", t)
+            pending: dict | None = {} if later else None
+            outputs = render_site(
+                papers, glossary(papers), site_title_for(papers, settings), updated, settings.site_url, session, pending, writer,
+                listed=writer is not None,
+            )
+            t = lap("render", t)
+    except BaseException:
+        if writer is not None:
+            writer.abandon()
+        raise
     remembered = session.written if session is not None else None
-    written = write_site(docs_dir, outputs, remembered)
+    written = writer.close() if writer is not None else write_site(docs_dir, outputs, remembered)
     del outputs  # the pages' text (~0.3 GB at 12,000 papers) is not held while the caches are pickled
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)

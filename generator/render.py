@@ -7,6 +7,7 @@ The site's generated structure is declared once, in generator.layout.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -14,7 +15,6 @@ from functools import cache, lru_cache
 
 import jinja2
 from markupsafe import Markup
-from threadpoolctl import threadpool_limits
 
 from . import __version__
 from .enrich import slugify
@@ -24,11 +24,12 @@ from .markup import escape_markdown, link_names
 from .model import Paper
 from .parallel import Later
 from .session import Session
-from .explore import browse_data, map_data
+from .explore import browse_data
 from .frontmatter_yaml import dump as front_matter
 from .tagging import vocabulary
-from .topicmap import positions
-from .topics import collect
+from .mapfile import area_order, json_text
+from .mapfile import made as made_map
+from .writer import Writer
 
 MIN_PAPERS_PER_TAG_PAGE = 2
 RELATED_TAGS = 6
@@ -58,6 +59,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["md"] = _md
+    env.filters["md_line"] = _md_line
     return env
 
 
@@ -66,6 +68,26 @@ def _md(value: object) -> str:
     """The `md` filter, remembered: a paper's title and summary are escaped on each of its
     ~7 listing pages (63,000 calls at 4,242 papers)."""
     return escape_markdown(str(value))
+
+
+# What would open a block where a value begins a line of its own: a list item, a heading, a
+# rule or setext underline ('---', '==='), a numbered item. '=' has no backslash escape.
+_LINE_START = re.compile(r"^(\s*)(?:([#+\-]|\d+[.)])|=)")
+
+
+@lru_cache(maxsize=65_536, typed=True)
+def _md_line(value: object) -> str:
+    """The `md` filter for a value that begins a line (a listing's summary, under its title):
+    a summary given as '---' made a rule there, '- x' a nested list."""
+    escaped = escape_markdown(str(value))
+    match = _LINE_START.match(escaped)
+    if not match:
+        return escaped
+    if match.group(2) is None:  # '='
+        return f"{match.group(1)}&#61;{escaped[match.end():]}"
+    marker = match.group(2)
+    marker = marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
+    return escaped[: match.start(2)] + marker + escaped[match.end(2) :]
 
 
 @cache
@@ -95,15 +117,6 @@ def _html(template: str, **context) -> str:
     """An autoescaped HTML template on one line (Markdown passes a raw HTML block through
     only while it has no blank lines)."""
     return " ".join(_escaping_environment().get_template(template).render(**context).split())
-
-
-def _json(data: dict) -> str:
-    return json.dumps({"generated_by": MARKER, **data}, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def _topic_map(papers: list[Paper], areas: list[str]) -> str:
-    with threadpool_limits(1):  # see render_site
-        return _json(map_data(papers, positions(papers), areas))
 
 
 def feed(
@@ -209,6 +222,7 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
 # only the pages whose content changed. None for one-off builds: it would only cost memory
 # (~2x the pages' text).
 RenderedPages = dict[tuple[str, str], str]
+Files = dict[str, str] | Writer  # where render_site puts the files it makes
 
 
 def _paper_pages(papers: list[Paper], encoded: list[str], record_of: Callable[[int], dict], remembered: RenderedPages) -> dict[str, str]:
@@ -224,17 +238,41 @@ def _paper_pages(papers: list[Paper], encoded: list[str], record_of: Callable[[i
     return pages
 
 
-def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]]) -> tuple[dict[str, str], list[str]]:
-    """A one-off run's paper pages and papers.json records, in this process while the topic map
-    is made on the other core: each record is dropped once its page and JSON are made (~30
-    objects a paper, ~0.1 GB at 12,000 papers). Rendering in forked workers as well took ~0.6 s
-    more CPU at 4,200 papers (copy-on-write faults, the pages sent back) and no less wall time."""
-    pages, encoded = {}, []
+def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]], files: Files) -> list[str]:
+    """A one-off run's paper pages, put in `files`, and its papers.json records, in this process
+    while the topic map is made on the other core: each record is dropped once its page and
+    JSON are made (~30 objects a paper, ~0.1 GB at 12,000 papers). Rendering in forked workers
+    as well took ~0.6 s more CPU at 4,200 papers (copy-on-write faults, the pages sent back)
+    and no less wall time."""
+    encoded = []
     for paper in papers:
         record = paper_record(paper, slugs)
-        pages[f"papers/{paper.slug}.md"] = _paper_page((paper, record))
+        files[f"papers/{paper.slug}.md"] = _paper_page((paper, record))
         encoded.append(_encoded(record))
-    return pages, encoded
+    return encoded
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """How the site groups the papers, as its pages list them."""
+
+    by_area: dict[str, list[Paper]]
+    area_names: list[str]  # most papers first
+    tag_pages: dict[str, list[Paper]]
+    by_collection: dict[str, list[Paper]]
+    collection_names: list[str]
+    slugs: dict[str, dict[str, str]]  # section -> group name -> page name
+    tag_counts: dict[str, Counter[str]]
+
+
+def _groups(papers: list[Paper]) -> _Groups:
+    tag_pages, by_area, by_collection = _tag_pages(papers), _members(papers, lambda p: p.area), _members(papers, lambda p: p.collection)
+    slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
+    return _Groups(by_area, area_order(papers), tag_pages, by_collection, sorted(by_collection), slugs, _tag_counts(by_collection))
+
+
+def _now(key, compute):
+    return compute()
 
 
 def render_site(
@@ -245,12 +283,16 @@ def render_site(
     site_url: str | None = None,
     remembered: RenderedPages | Session | None = None,
     later: dict[str, Later[str]] | None = None,
-) -> dict[str, str]:
-    """All generated files, keyed by path relative to the docs folder. `updated` dates the
-    feeds (abstracts carry no dates); `site_url` makes their links absolute; paper pages in
-    `remembered` (updated here) are not rendered again, nor, with a whole Session, listing
-    pages, feeds and the map layout whose inputs did not change. With `later`, the topic map
-    (map.json, still being made in its own process) is put there instead of waited for."""
+    files: Files | None = None,
+    listed: bool = False,
+) -> Files:
+    """All generated files, keyed by path relative to the docs folder, put in `files` as each
+    is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
+    dates the feeds (abstracts carry no dates); `site_url` makes their links absolute; paper
+    pages in `remembered` (updated here) are not rendered again, nor, with a whole Session,
+    listing pages, feeds and the map layout whose inputs did not change. With `later`, the
+    topic map (map.json, still being made in its own process) is put there instead of waited
+    for. `listed`: the listing files (see listing_files) were made already, elsewhere."""
     memo = remembered.renders if isinstance(remembered, Session) else None
     kept = remembered.kept if isinstance(remembered, Session) else None
     if isinstance(remembered, Session):
@@ -259,26 +301,20 @@ def render_site(
     def once(key, compute):
         return compute() if memo is None else memo.get(key, compute)
 
-    files: dict[str, str] = {}
+    if files is None:
+        files = {}
     # The topic map (layout and regions take ~1 s at 4,200 papers) is made on the other core
-    # meanwhile, with one BLAS thread: more compete with this process for the same cores (on two
-    # busy cores the map took 1.6-5.9 s of CPU with them, 0.8 s without).
-    by_area = _members(papers, lambda p: p.area)
-    area_names = [n for n, _ in sorted(by_area.items(), key=lambda i: (-len(i[1]), i[0]))]
-    collect()  # the topic vectors linking started
-    topic_map = Later(lambda: _topic_map(papers, area_names))
-    tag_pages = _tag_pages(papers)
-    by_id = {p.id: p for p in papers}
-    by_collection = _members(papers, lambda p: p.collection)
-    slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
-    tag_slugs = slugs["tags"]
+    # meanwhile: linking started it (generator.mapfile).
+    topic_map = made_map(papers)
+    groups = _groups(papers)
+    slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
 
     if memo is None and remembered is None:
-        pages, encoded = _paper_pages_once(papers, slugs)
+        encoded = _paper_pages_once(papers, slugs, files)
     elif memo is None:
         records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
         encoded = [_encoded(r) for r in records]
-        pages = _paper_pages(papers, encoded, records.__getitem__, remembered)
+        files.update(_paper_pages(papers, encoded, records.__getitem__, remembered))
     else:
         # Only the JSON is remembered, by the paper object and the slugs paper_record reads: a
         # record is ~30 objects the cycle collector would walk on every full collection. The few
@@ -291,9 +327,62 @@ def render_site(
             return paper_record(papers[i], slugs)
 
         encoded = [remembered_json(p) for p in papers]
-        pages = _paper_pages(papers, encoded, record_of, remembered)
-    files.update(pages)
+        files.update(_paper_pages(papers, encoded, record_of, remembered))
 
+    if not listed:
+        files.update(listing_files(papers, glossary, updated, site_url, once, groups))
+    in_degree = Counter(r.id for p in papers for r in p.related)
+    connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
+    area_groups = [Group(n, slugs["areas"][n], len(groups.by_area[n])) for n in groups.area_names]
+    collection_names = groups.collection_names
+    files["index.md"] = _page(
+        "home.md.j2",
+        {"title": site_title, "hide": ["navigation"]},
+        site_title=site_title,
+        papers=papers,
+        collections=groups.by_collection,
+        areas=area_groups,
+        area_chart=area_chart(area_groups),
+        tag_count=len(tag_pages),
+        top_tags=sorted((Group(t, tag_slugs[t], len(m)) for t, m in tag_pages.items()), key=lambda g: (-g.count, g.name.casefold()))[:30],
+        glossary_count=len(glossary),
+        connected=connected,
+        trends=_html(
+            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, groups.by_collection, groups.tag_counts), slugs=tag_slugs,
+            first=collection_names[0], last=collection_names[-1],
+        )
+        if len(collection_names) > 1 else "",
+    )
+    # As json.dumps of the whole with sort_keys (generated_by < papers < version), from the
+    # records already encoded: JSON is encoded part by part, so the bytes are the same. One
+    # join makes the text, not a join and then a copy with its head and tail (a character
+    # beyond the BMP makes it 4 bytes a character: ~0.13 GB a copy at 12,000 papers).
+    pieces = [f'{{"generated_by":{json.dumps(MARKER, ensure_ascii=False)},"papers":[']
+    for record in encoded:
+        pieces += (record, ",")
+    if encoded:
+        pieces.pop()  # no comma after the last record
+    pieces.append(f'],"version":{json.dumps(__version__, ensure_ascii=False)}}}\n')
+    files["papers.json"] = "".join(pieces)
+    if later is None:
+        files["map.json"] = topic_map.result()  # last: the other pages are made meanwhile
+    else:
+        later["map.json"] = topic_map
+    return files
+
+
+def listing_files(
+    papers: list[Paper], glossary: list[GlossaryEntry], updated: str, site_url: str | None, once=_now, groups: _Groups | None = None
+) -> dict[str, str]:
+    """The files that list papers without their related papers: tag, area and collection
+    pages and their overviews, feeds, the glossary, the map and browse pages, browse.json.
+    Linking changes nothing they show once titles are unique (a one-off run makes them in
+    another process while related papers are found: generator.writer.Writer.elsewhere).
+    `once(key, compute)`: compute(), or what the last run computed for the same key."""
+    files: dict[str, str] = {}
+    groups = _groups(papers) if groups is None else groups
+    slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
+    by_area, by_collection, collection_names, tag_counts = groups.by_area, groups.by_collection, groups.collection_names, groups.tag_counts
     # _related_tags reads only which papers (by id) each tag page holds: ~0.2 s at 4,200 papers.
     membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
     related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
@@ -307,8 +396,6 @@ def render_site(
         "tags": "Papers that lead with this tag (it is among the first of their tags) come first.",
         "areas": "Papers most of whose tags belong to this area come first.",
     }
-    collection_names = sorted(by_collection)
-    tag_counts = _tag_counts(by_collection)
     for folder, members_by_name, intro, centrality in sections:
         section = SECTIONS[folder]
         for name, members in members_by_name.items():
@@ -328,16 +415,16 @@ def render_site(
             files[f"{folder}/{slugs[folder][name]}.md"] = once(
                 key, lambda: _page("listing.md.j2", {"title": name}, papers=listed, **context)
             )
-        groups = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
-        groups.sort(key=lambda g: (-g.count, g.name.casefold()))
-        files[f"{folder}/index.md"] = once(("overview", folder, tuple(groups)), lambda: _page(
+        groups_shown = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
+        groups_shown.sort(key=lambda g: (-g.count, g.name.casefold()))
+        files[f"{folder}/index.md"] = once(("overview", folder, tuple(groups_shown)), lambda: _page(
             "overview.md.j2",
             {"title": section.title},
             heading=section.title,
-            intro=f"{section.intro} {len(groups)} {section.title.lower()}.",
+            intro=f"{section.intro} {len(groups_shown)} {section.title.lower()}.",
             label=section.label,
-            groups=groups,
-            by_area=_tags_by_area(groups) if folder == "tags" else [],
+            groups=groups_shown,
+            by_area=_tags_by_area(groups_shown) if folder == "tags" else [],
         ))
 
     for collection, members in by_collection.items():
@@ -349,51 +436,17 @@ def render_site(
             [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
         ))
 
+    by_id = {p.id: p for p in papers}
     entries = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
     # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
     shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
     files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
-    in_degree = Counter(r.id for p in papers for r in p.related)
-    connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
-    area_groups = [Group(n, slugs["areas"][n], len(by_area[n])) for n in area_names]
+    area_groups = [Group(n, slugs["areas"][n], len(by_area[n])) for n in groups.area_names]
     files["map.md"] = _page(
         "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
     )
-    if later is None:
-        files["map.json"] = topic_map.result()
-    else:
-        later["map.json"] = topic_map
     files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
-    files["browse.json"] = _json(browse_data(papers, area_names, sorted(tag_pages, key=str.casefold), collection_names))
-    files["index.md"] = _page(
-        "home.md.j2",
-        {"title": site_title, "hide": ["navigation"]},
-        site_title=site_title,
-        papers=papers,
-        collections=by_collection,
-        areas=area_groups,
-        area_chart=area_chart(area_groups),
-        tag_count=len(tag_pages),
-        top_tags=sorted((Group(t, tag_slugs[t], len(m)) for t, m in tag_pages.items()), key=lambda g: (-g.count, g.name.casefold()))[:30],
-        glossary_count=len(glossary),
-        connected=connected,
-        trends=_html(
-            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, by_collection, tag_counts), slugs=tag_slugs,
-            first=collection_names[0], last=collection_names[-1],
-        )
-        if len(collection_names) > 1 else "",
-    )
-    # As json.dumps of the whole with sort_keys (generated_by < papers < version), from the
-    # records already encoded: JSON is encoded part by part, so the bytes are the same. One
-    # join makes the text, not a join and then a copy with its head and tail (a character
-    # beyond the BMP makes it 4 bytes a character: ~0.13 GB a copy at 12,000 papers).
-    pieces = [f'{{"generated_by":{json.dumps(MARKER, ensure_ascii=False)},"papers":[']
-    for record in encoded:
-        pieces += (record, ",")
-    if encoded:
-        pieces.pop()  # no comma after the last record
-    pieces.append(f'],"version":{json.dumps(__version__, ensure_ascii=False)}}}\n')
-    files["papers.json"] = "".join(pieces)
+    files["browse.json"] = json_text(browse_data(papers, groups.area_names, sorted(tag_pages, key=str.casefold), collection_names))
     return files
 
 

@@ -35,7 +35,10 @@ def _graph(papers: list[Paper]) -> sparse.csr_matrix:
                 rows.append(i)
                 cols.append(j)
                 weights.append(max(related.score, 1e-3))
-    n = len(papers)
+    return _symmetric(rows, cols, weights, len(papers))
+
+
+def _symmetric(rows: list[int], cols: list[int], weights: list[float], n: int) -> sparse.csr_matrix:
     graph = sparse.csr_matrix((weights, (rows, cols)), shape=(n, n))
     return graph.maximum(graph.T)
 
@@ -60,13 +63,23 @@ def _spectral(graph: sparse.csr_matrix, dims: int = 2) -> np.ndarray:
     return vectors[:, order] * scale[:, None]
 
 
-def positions(papers: list[Paper]) -> np.ndarray:
-    """Each paper's place on the map, in [0, 1] x [0, 1]."""
+def graph_of(lists: list[list[tuple[int, float]]]) -> sparse.csr_matrix:
+    """The related-papers graph from each paper's (other paper's index, cosine) list, the
+    scores as the papers' Related hold them (3 places): the graph _graph builds once they do."""
+    rows = [i for i, found in enumerate(lists) for _ in found]
+    cols = [j for found in lists for j, _ in found]
+    weights = [max(round(score, 3), 1e-3) for found in lists for _, score in found]
+    return _symmetric(rows, cols, weights, len(lists))
+
+
+def positions(papers: list[Paper], graph: sparse.csr_matrix | None = None) -> np.ndarray:
+    """Each paper's place on the map, in [0, 1] x [0, 1]. `graph`: the related-papers graph
+    when built already (graph_of)."""
     n = len(papers)
     if n < 8:  # too few for an embedding: a circle
         angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
         return 0.5 + 0.35 * np.stack([np.cos(angles), np.sin(angles)], axis=1) if n > 1 else np.full((n, 2), 0.5)
-    graph = _graph(papers)
+    graph = _graph(papers) if graph is None else graph
     layout = _refine(graph, _spectral(graph))
     # Scale by the central 98%: a few stray papers must not squeeze everyone else into a corner.
     low, high = np.percentile(layout, 1, axis=0), np.percentile(layout, 99, axis=0)

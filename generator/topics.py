@@ -20,11 +20,9 @@ time and is not a runtime dependency); its random start is fixed, so maps are re
 from __future__ import annotations
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from .link import document
 from .model import Paper
-from .parallel import Later
 from .similar import vectorize
 
 DIMS = 100
@@ -50,10 +48,7 @@ def _truncated_svd(matrix, dims: int) -> np.ndarray:
 
 def topic_vectors(papers: list[Paper], dims: int = DIMS) -> np.ndarray:
     """Each paper as a unit vector; papers of one topic point the same way."""
-    documents = tuple(document(p) for p in papers)
-    if dims == DIMS and _ahead and _ahead[0][0] == documents:
-        return _ahead[0][1].result()
-    return _vectors_of(documents, dims)
+    return _vectors_of(tuple(document(p) for p in papers), dims)
 
 
 def _vectors_of(documents: tuple[str, ...], dims: int = DIMS) -> np.ndarray:
@@ -63,27 +58,3 @@ def _vectors_of(documents: tuple[str, ...], dims: int = DIMS) -> np.ndarray:
         return np.ones((len(documents), 1))
     vectors = _truncated_svd(matrix, dims)
     return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-
-
-# The topic vectors of the corpus being linked, computed ahead on the other core: they need
-# only the TF-IDF, so linking starts them (`start`) and goes on with related papers meanwhile;
-# the map is then made from them (`collect` before the map's own process forks). ~0.45 s of
-# CPU off the map at 4,200 papers, which the page rendering waited for.
-_ahead: list[tuple[tuple[str, ...], Later]] = []
-
-
-def start(documents: list[str]) -> None:
-    """Compute the topic vectors of `documents` in a forked process, meanwhile."""
-    key = tuple(documents)
-
-    def compute() -> np.ndarray:
-        with threadpool_limits(1):  # as the map's own process computes them (generator.render)
-            return _vectors_of(key)
-
-    _ahead[:] = [(key, Later(compute))]
-
-
-def collect() -> None:
-    """Wait for the vectors started ahead (a forked process cannot wait for its parent's child)."""
-    for _, later in _ahead:
-        later.result()

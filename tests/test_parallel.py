@@ -111,3 +111,46 @@ def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     assert warm == cold
     assert "An edited summary" in warm[f"papers/{edited[3].slug}.md"]
     assert json.loads(warm["papers.json"])["papers"][3]["summary"].startswith("An edited summary")
+
+
+def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
+    import multiprocessing
+
+    items = list(range(parallel.MIN_ITEMS + 5))
+    workers_alive = []
+    parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
+    assert list(parallel.ordered_map(lambda batch: [x + 1 for x in batch], items, batched=True)) == [x + 1 for x in items]
+    if parallel.forks():
+        assert workers_alive and workers_alive[0] >= 2  # ran before the results were read
+    parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
+    with parallel.Feed(lambda batch: [x + 1 for x in batch]) as fed:  # items that come one by one
+        for x in items:
+            fed.put(x)
+        assert list(fed.results()) == [x + 1 for x in items]
+    if parallel.forks():
+        assert len(workers_alive) == 2 and workers_alive[1] >= 2
+    monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
+    ran = []
+    parallel.meanwhile(lambda: ran.append(True))
+    assert list(parallel.ordered_map(lambda x: x, items)) == items and ran == []  # no pool: not yet
+    parallel.run_meanwhile()
+    assert ran == [True]
+
+
+def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_at_once(tmp_path, monkeypatch):
+    from generator import link
+    from generator.errors import Report
+    from generator.pipeline import RunCache, load
+    from generator.sources import input_files
+
+    source = corpus_slice(tmp_path, parallel.MIN_ITEMS + 10)  # enough for linking's forked process
+    report = Report()
+    papers = load(input_files([source], report), Settings(), report, RunCache(tmp_path / "docs"))
+    papers = link.drop_dominant_tags(link.unique_slugs(link.drop_common_names(papers)))
+    at_once = link.add_keyphrases(papers)
+    cut = len(papers) - int(len(papers) * link.KEYPHRASES_ELSEWHERE)
+    assert 0 < cut < len(papers)
+    elsewhere = link._from_texts(papers, cut)[3]
+    assert [(p.keyphrases, p.tags) for p in at_once[cut:]] == elsewhere
+    assert link.add_keyphrases(papers, ahead=(cut, lambda: elsewhere)) == at_once
+    assert sum(p.keyphrases != q.keyphrases for p, q in zip(papers, at_once)) > len(papers) // 2  # they were found

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import frontmatter
 import markdown
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import HOSTILE_URLS, Dom
@@ -159,6 +159,10 @@ ATOM = {f"{{http://www.w3.org/2005/Atom}}{t}" for t in ("feed", "title", "subtit
 
 @settings(max_examples=max(20, FUZZ_EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(GIVEN, ABSTRACT)
+# A given summary that begins its line in listings: a rule, a setext underline, a nested list.
+@example(fields={"tldr": "---"}, abstract="0")
+@example(fields={"tldr": "==="}, abstract="0")
+@example(fields={"tldr": "- item"}, abstract="0")
 def test_no_markup_from_given_fields_becomes_an_element_attribute_or_link_target(tmp_path_factory, fields, abstract):
     path = Path(tmp_path_factory.mktemp("given")) / "in.jsonl"
     path.write_text(json.dumps({**fields, "abstract": f"We propose a method. {abstract}"}) + "\n" + json.dumps(SECOND) + "\n", encoding="utf-8")
