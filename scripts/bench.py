@@ -199,6 +199,11 @@ for name, label in [("load", "read+enrich"), ("link", "link"), ("glossary", "glo
 options = json.loads(sys.argv[1])
 began = time.perf_counter()
 summary = pipeline.generate([Path(p) for p in options["inputs"]], Path(options["out"]), pipeline.Settings(related=options["related"]))
+# A stage no wrapper saw (newer one-off runs write their files from a process of their own, not
+# through write_site) is reported with the pipeline's own time for it.
+for label, seconds in getattr(summary, "stage_seconds", {}).items():
+    if label not in {stage["stage"] for stage in stages}:
+        stages.append({"stage": label, "seconds": seconds, "peak_kib": peak_kib()})
 print(json.dumps({
     "stages": stages,
     "generate_seconds": time.perf_counter() - began,

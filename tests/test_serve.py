@@ -243,6 +243,8 @@ def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_
             assert first_result(browser, base, "PatchSAE").removeprefix(base).startswith("papers/patchsae-")
             paper = frontmatter.load(next((project / "docs" / "papers").glob("ppa-*.md"))).metadata
             append_to_abstract(project, paper, "Searchable in parts: quokkalumen.")
+            # The rebuild reloads open pages: a search typed before it lands would be cut short.
+            wait_for_text(base + paper["url"], "quokkalumen")
             deadline = time.monotonic() + 60
             while (found := first_result(browser, base, "quokkalumen")) is None or not found.removeprefix(base).startswith(paper["url"]):
                 assert time.monotonic() < deadline, f"the edit was not found: {found}"
