@@ -47,18 +47,34 @@ def start(papers: list[Paper], lists: list[list[tuple[int, float]]]) -> None:
     """Make the map of `papers` once each has the related papers `lists` names (per paper:
     other paper's index, cosine), in a forked process meanwhile."""
     related = [tuple((papers[j].id, round(score, 3)) for j, score in found) for found in lists]
+    cancel()  # a run that failed before rendering took its map
     _ahead[:] = [(_key(papers, related), Later(lambda: map_json(papers, graph_of(lists))))]
+
+
+def cancel() -> None:
+    """The map started ahead, or handed to rendering, is not wanted (its run failed): its
+    process is stopped (no-op for a map already taken)."""
+    ahead, _ahead[:] = _ahead[:], []
+    for _, later in ahead:
+        later.cancel()
 
 
 def made(papers: list[Paper]) -> Later[str]:
     """The map of `papers`: the one started ahead when it is of these very papers, else one
-    started now."""
+    started now. Remembered until the next run starts, so that `cancel` stops it if this run
+    fails before taking it."""
     ahead, _ahead[:] = _ahead[:], []
+    wanted = _key(papers, [tuple((r.id, r.score) for r in p.related) for p in papers])
+    found = None
     for key, later in ahead:
-        if key == _key(papers, [tuple((r.id, r.score) for r in p.related) for p in papers]):
-            return later
-        later.result()  # another corpus's: its process is reaped, its map not used
-    return Later(lambda: map_json(papers))
+        if found is None and key == wanted:
+            found = later
+        else:
+            later.cancel()  # another corpus's: not waited for
+    if found is None:
+        found = Later(lambda: map_json(papers))
+    _ahead.append((wanted, found))
+    return found
 
 
 def _key(papers: list[Paper], related: list[tuple[tuple[str, float], ...]]) -> tuple:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
@@ -20,21 +21,10 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 MIN_ITEMS = 400  # below this, starting workers costs more than it saves
-CHUNK = 64
 BATCH = 128  # items per call of a batched function (enrich: larger batches kept its caches warm longer)
 
-_job: tuple[Callable, Sequence] | None = None  # set before forking; read by the workers
+_job: tuple[Callable, Sequence] | None = None  # set before a Feed forks; read by its workers
 _meanwhile: list[Callable[[], object]] = []  # see meanwhile
-
-
-def _run(index: int):
-    function, items = _job
-    return function(items[index])
-
-
-def _run_batch(start: int):
-    function, items = _job
-    return function(items[start : start + BATCH])
 
 
 def workers() -> int:
@@ -46,7 +36,7 @@ def workers() -> int:
 
 
 def meanwhile(task: Callable[[], object]) -> None:
-    """task() in this process while the next pool of workers (ordered_map's, a Feed's) works
+    """task() in this process while the next pool of workers (a Feed's) works
     (this process only waits for their results then); where no pool starts, at the next
     `run_meanwhile()`."""
     _meanwhile.append(task)
@@ -63,37 +53,9 @@ def forks() -> bool:
     return workers() >= 2 and sys.platform.startswith("linux")
 
 
-def ordered_map(function: Callable, items: Sequence[Item], batched: bool = False) -> Iterator[Result]:
-    """function(item) for every item, in order, on all cores when it pays. `batched`: the
-    function takes a list of up to BATCH consecutive items and returns their results."""
-    global _job
-    count = workers()
-    starts = range(0, len(items), BATCH)
-    # Fork only on Linux: macOS offers it, but forking after its system frameworks load can crash.
-    if len(items) < MIN_ITEMS or count < 2 or not sys.platform.startswith("linux"):
-        if batched:
-            for start in starts:
-                yield from function(items[start : start + BATCH])
-        else:
-            yield from map(function, items)
-        return
-    _job = (function, items)
-    try:
-        with multiprocessing.get_context("fork").Pool(count) as pool:
-            results = pool.imap(_run_batch, starts) if batched else pool.imap(_run, range(len(items)), chunksize=CHUNK)
-            run_meanwhile()
-            if batched:
-                for batch in results:
-                    yield from batch
-            else:
-                yield from results
-    finally:
-        _job = None
-
-
 class Feed(Generic[Item, Result]):
-    """`ordered_map(function, items, batched=True)` for items that come one by one (read from
-    the inputs): each full batch goes to a forked worker at once, so the workers derive while
+    """function(batch) for consecutive batches of BATCH items that come one by one (read from
+    the inputs), results in order: each full batch goes to a forked worker at once, so the workers derive while
     the rest is still read. They start once MIN_ITEMS items have come (items then travel
     pickled: 1.6 KB and ~6 us a record); with fewer in all, or no workers, `results` runs the
     batches in this process. Leaving the `with` block stops the workers."""
@@ -160,13 +122,14 @@ def halves(function: Callable[[Sequence[Item]], Result], items: Sequence[Item]) 
 
 
 class Later(Generic[Result]):
-    """function() computed in a forked process while this one goes on; `result()` waits for it.
-    In this process, at once, where workers are not used (one core, not Linux)."""
+    """function() computed in a forked process while this one goes on; `result()` waits for it
+    (and raises again what it raised, each time asked). In this process, at once, where workers
+    are not used (one core, not Linux)."""
 
     def __init__(self, function: Callable[[], Result]):
         self._pid = 0
         if not forks():
-            self._value = function()
+            self._outcome = (True, function())
             return
         read, write = os.pipe()
         pid = os.fork()
@@ -176,7 +139,10 @@ class Later(Generic[Result]):
                 try:
                     data = pickle.dumps((True, function()), protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException as error:  # raised again in the parent
-                    data = pickle.dumps((False, error))
+                    try:
+                        data = pickle.dumps((False, error))
+                    except Exception:  # an error that does not pickle: its text travels instead
+                        data = pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}")))
                 with os.fdopen(write, "wb") as pipe:
                     pipe.write(data)
             finally:
@@ -190,8 +156,21 @@ class Later(Generic[Result]):
                 data = pipe.read()
             os.waitpid(self._pid, 0)
             self._pid = 0
-            ok, value = pickle.loads(data) if data else (False, RuntimeError("a forked worker ended without a result"))
-            if not ok:
-                raise value
-            self._value = value
-        return self._value
+            self._outcome = pickle.loads(data) if data else (False, RuntimeError("a forked worker ended without a result"))
+        ok, value = self._outcome
+        if not ok:
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        """The result is not wanted: the process is stopped (it may be blocked sending a result
+        nobody reads) and reaped."""
+        if self._pid:
+            pid, self._pid = self._pid, 0
+            self._outcome = (False, RuntimeError("cancelled"))
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+            os.close(self._read)

@@ -203,6 +203,9 @@ def generate(
             )
             t = lap("render", t)
     except BaseException:
+        from .mapfile import cancel as cancel_map
+
+        cancel_map()  # the topic map linking may have started is not wanted now
         if writer is not None:
             writer.abandon()
         raise

@@ -7,19 +7,33 @@ this one is small (its copy-on-write pages are few); the files reach it through 
 
 from __future__ import annotations
 
-import fcntl
 import os
 import struct
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from .errors import InputError
 from .parallel import Later
 from .write import WriteResult, write_file, made_folders, remove_stale
 
 _HEADER = struct.Struct("<IQ")  # the path's and the text's length in bytes; a zero path ends the run
 _ELSEWHERE = (1 << 64) - 1  # a text's length meaning: written by another process (Writer.elsewhere)
 PIPE_BYTES = 1 << 20  # room for ~100 pages, so that rendering seldom waits for the writer
+# The sending ends of the writers' pipes. A process forked while one is open (the topic map,
+# linking's helpers, the listing pages) closes its copy at once: else the writer would not see
+# its pipe end while that process lives, and a failed run, waiting for the writer, would wait
+# for a process that may itself wait for a reader of its result.
+_SENDING: set[int] = set()
+
+
+def _close_sending_ends() -> None:
+    for end in _SENDING:
+        os.close(end)
+    _SENDING.clear()
+
+
+os.register_at_fork(after_in_child=_close_sending_ends)
 
 
 class Writer:
@@ -28,6 +42,8 @@ class Writer:
     have (stale generated files removed as well); `abandon()` when the run fails."""
 
     def __init__(self, docs_dir: Path):
+        import fcntl  # Linux's, as is forking: a Writer is made only where work is forked
+
         read, write = os.pipe()
         try:
             fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
@@ -37,6 +53,7 @@ class Writer:
         self._process = Later(partial(_write_all, docs_dir, self._new_folders, read, write))
         os.close(read)
         self._pipe = write  # unbuffered: a process forked later holds no unsent bytes to send again
+        _SENDING.add(write)
         self._elsewhere: list[Later[tuple[WriteResult, list[str]]]] = []
 
     def elsewhere(self, make: Callable[[], dict[str, str]]) -> None:
@@ -63,7 +80,7 @@ class Writer:
                 name = relative.encode("utf-8")
                 self._send(_HEADER.pack(len(name), _ELSEWHERE), name)
         self._send(_HEADER.pack(0, 0))
-        os.close(self._pipe)
+        self._close_pipe()
         result = self._process.result()
         for other, _ in made:
             result.written += other.written
@@ -74,21 +91,31 @@ class Writer:
 
     def abandon(self) -> None:
         """The run failed: the writer stops at the end of what it was sent, removing nothing."""
-        os.close(self._pipe)
+        self._close_pipe()
         for later in [*self._elsewhere, self._process]:
             try:
                 later.result()
-            except Exception:  # the run's own error is the one raised
+            except BaseException:  # the run's own error is the one raised (a child's Ctrl-C too)
                 pass
+
+    def _close_pipe(self) -> None:
+        if self._pipe in _SENDING:
+            _SENDING.discard(self._pipe)
+            os.close(self._pipe)
 
     def _send(self, *parts: bytes) -> None:
         """All of `parts`, in one system call unless a signal cuts it short."""
         size = sum(map(len, parts))
-        sent = os.writev(self._pipe, parts)
-        if sent < size:
-            rest = memoryview(b"".join(parts))[sent:]
-            while rest:
-                rest = rest[os.write(self._pipe, rest) :]
+        try:
+            sent = os.writev(self._pipe, parts)
+            if sent < size:
+                rest = memoryview(b"".join(parts))[sent:]
+                while rest:
+                    rest = rest[os.write(self._pipe, rest) :]
+        except BrokenPipeError:  # the writer ended: its own error (a full disk), else this one
+            self._close_pipe()
+            self._process.result()
+            raise InputError(str(self._docs_dir), "the process writing the files ended before the run did") from None
 
 
 def _write_made(docs_dir: Path, new_folders: frozenset[str], make: Callable[[], dict[str, str]]) -> tuple[WriteResult, list[str]]:
@@ -113,11 +140,11 @@ def _write_all(docs_dir: Path, new_folders: frozenset[str], read: int, write: in
             name_size, data_size = _HEADER.unpack(header)
             if not name_size:
                 break
-            relative = pipe.read(name_size).decode("utf-8")
+            relative = _read_exactly(pipe, name_size).decode("utf-8")
             sent.add(relative)
             if data_size == _ELSEWHERE:
                 continue
-            data = pipe.read(data_size)
+            data = _read_exactly(pipe, data_size)
             if failed is None:  # after a failure the rest is read (the run would wait), not written
                 try:
                     write_file(docs_dir, relative, data, result, None, None, new_folders)
@@ -127,6 +154,14 @@ def _write_all(docs_dir: Path, new_folders: frozenset[str], read: int, write: in
         raise failed
     remove_stale(docs_dir, sent, result)
     return result
+
+
+def _read_exactly(pipe, size: int) -> bytes:
+    """`size` bytes of the pipe; a run that ended in the middle of a file leaves it unwritten."""
+    data = pipe.read(size)
+    if len(data) < size:
+        raise EOFError("the run ended in the middle of a file")
+    return data
 
 
 def _in_order(result: WriteResult) -> WriteResult:

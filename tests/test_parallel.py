@@ -4,6 +4,7 @@ what is generated: the same input gives byte-identical files either way."""
 from __future__ import annotations
 
 import json
+import os
 import multiprocessing
 from dataclasses import replace
 from pathlib import Path
@@ -41,19 +42,6 @@ def test_parallel_and_serial_runs_write_identical_sites(tmp_path, monkeypatch):
     assert serial == forked
 
 
-def test_ordered_map_keeps_order_in_workers_and_in_process(monkeypatch):
-    items = list(range(parallel.MIN_ITEMS + 5))
-    offset = 7  # a closure: workers inherit it, nothing is pickled but the results
-    assert list(parallel.ordered_map(lambda x: x * x + offset, items)) == [x * x + offset for x in items]
-    # A function of consecutive items at a time (enrich's passes): the results come out one by one, in order.
-    batches = []
-    assert list(parallel.ordered_map(lambda batch: [x + offset for x in batch], items, batched=True)) == [x + offset for x in items]
-    monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
-    assert list(parallel.ordered_map(lambda x: -x, items)) == [-x for x in items]
-    assert list(parallel.ordered_map(lambda batch: batches.append(len(batch)) or [-x for x in batch], items, batched=True)) == [-x for x in items]
-    assert max(batches) == parallel.BATCH and sum(batches) == len(items)
-
-
 def test_feed_gives_results_in_order_while_items_still_come_in_workers_and_in_process(monkeypatch):
     offset = 5  # a closure: workers inherit it; the items travel pickled
     sizes = []
@@ -82,7 +70,7 @@ def test_an_input_error_after_the_workers_started_is_reported_and_stops_them(tmp
 
 def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypatch):
     items = list(range(parallel.MIN_ITEMS + 5))
-    offset = 3  # a closure, as with ordered_map
+    offset = 3  # a closure: the forked half inherits it
     middle = len(items) // 2
     expected = [[x + offset for x in items[:middle]], [x + offset for x in items[middle:]]]
     assert parallel.halves(lambda some: [x + offset for x in some], items) == expected
@@ -119,20 +107,19 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
     items = list(range(parallel.MIN_ITEMS + 5))
     workers_alive = []
     parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
-    assert list(parallel.ordered_map(lambda batch: [x + 1 for x in batch], items, batched=True)) == [x + 1 for x in items]
-    if parallel.forks():
-        assert workers_alive and workers_alive[0] >= 2  # ran before the results were read
-    parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
     with parallel.Feed(lambda batch: [x + 1 for x in batch]) as fed:  # items that come one by one
         for x in items:
             fed.put(x)
         assert list(fed.results()) == [x + 1 for x in items]
     if parallel.forks():
-        assert len(workers_alive) == 2 and workers_alive[1] >= 2
+        assert workers_alive and workers_alive[0] >= 2  # ran before the results were read
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
     ran = []
     parallel.meanwhile(lambda: ran.append(True))
-    assert list(parallel.ordered_map(lambda x: x, items)) == items and ran == []  # no pool: not yet
+    with parallel.Feed(lambda batch: list(batch)) as fed:
+        for x in items:
+            fed.put(x)
+        assert list(fed.results()) == items and ran == []  # no pool: not yet
     parallel.run_meanwhile()
     assert ran == [True]
 
@@ -154,3 +141,20 @@ def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_
     assert [(p.keyphrases, p.tags) for p in at_once[cut:]] == elsewhere
     assert link.add_keyphrases(papers, ahead=(cut, lambda: elsewhere)) == at_once
     assert sum(p.keyphrases != q.keyphrases for p, q in zip(papers, at_once)) > len(papers) // 2  # they were found
+
+
+def test_a_later_raises_its_error_each_time_asked_and_a_cancelled_one_leaves_no_process():
+    def failing():
+        raise ValueError("no result")
+
+    later = parallel.Later(failing)
+    for _ in range(2):  # asked again (a failed run cleaning up): the same error, not another
+        with pytest.raises(ValueError, match="no result"):
+            later.result()
+    if not parallel.forks():
+        return
+    blocked = parallel.Later(lambda: "x" * (1 << 20))  # more than a pipe holds: it waits for a reader
+    pid = blocked._pid
+    blocked.cancel()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # stopped and reaped

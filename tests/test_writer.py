@@ -4,6 +4,7 @@ disk before the run is done rendering, and a run that fails or cannot write ends
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -82,6 +83,33 @@ def test_a_failed_run_leaves_no_writer_behind(tmp_path, monkeypatch):
         generate([SEEDS], tmp_path / "docs", Settings())
     assert _children() <= before
     assert not (tmp_path / "docs" / ".abstracts-site" / "state.json").exists()  # not taken for done
+
+
+def test_a_run_that_fails_while_its_topic_map_is_made_ends_and_leaves_no_process(tmp_path, monkeypatch):
+    """Linking starts the topic map in a process of its own; its result (1 MB here, as at a few
+    hundred papers) is more than a pipe holds, so that process waits for a reader. A run that
+    fails in rendering must still end with its error: it once waited forever for the writer,
+    whose pipe that process held open."""
+    from generator import mapfile
+
+    def timed_out(*args):
+        raise TimeoutError("the failed run did not end")
+
+    def broken(*args):
+        raise RuntimeError("rendering failed")
+
+    before = _children()
+    monkeypatch.setattr(mapfile, "map_json", lambda papers, graph=None: "x" * (1 << 20))
+    monkeypatch.setattr(render, "area_chart", broken)
+    previous = signal.signal(signal.SIGALRM, timed_out)
+    signal.alarm(60)
+    try:
+        with pytest.raises(RuntimeError, match="rendering failed"):
+            generate([SEEDS], tmp_path / "docs", Settings())
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert _children() <= before  # the map's process stopped, the writer ended
 
 
 def test_a_folder_that_cannot_be_written_is_one_clean_error(tmp_path):
