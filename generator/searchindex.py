@@ -77,6 +77,7 @@ EXCLUDE = (".headerlink", ".paper-abstract > #abstract") + tuple(
 
 OUTBOX_PAGES = 64  # pages sent ahead of Pagefind at most
 PART_PAGES = 6000  # pages per index part (~0.6 GB of Pagefind's memory while it writes)
+RETRIES = 1  # a background index that failed (a bundle found incomplete) is made again once
 PARTS_FILE = "parts.json"  # in the bundle: the folders of the other parts, for search.js
 
 
@@ -108,11 +109,18 @@ class Indexer:
                     self._worker = None
                     return
             site_dir, language, part_pages = job
-            try:
-                build(site_dir, language=language, part_pages=part_pages)
-            except Exception as error:  # e.g. a plain `serve` cleaning the site folder meanwhile
-                # The server keeps running and the next rebuild indexes again; the reader is told.
-                log.warning(f"abstracts: search index not updated: {error}")
+            for attempt in range(RETRIES + 1):
+                try:
+                    build(site_dir, language=language, part_pages=part_pages)
+                    break
+                except Exception as error:  # e.g. a plain `serve` cleaning the site folder meanwhile
+                    with self._lock:
+                        newer = self._wanted is not None
+                    if newer or attempt == RETRIES:
+                        # The server keeps running and the next rebuild indexes again; the reader is told.
+                        log.warning(f"abstracts: search index not updated: {error}")
+                        break
+                    log.info(f"abstracts: search index not updated ({error}); indexing again")
 
 
 class Stream:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 from pathlib import Path
 
 import frontmatter
@@ -215,3 +216,24 @@ def test_pagefind_is_sent_only_each_pages_article_and_indexes_the_site_the_same(
         stream.add(path.relative_to(site).as_posix(), path.read_text(encoding="utf-8"))
     stream.finish(site)
     assert fragments(site) == whole
+
+
+def test_a_background_index_that_fails_once_is_made_again(tmp_path, monkeypatch):
+    """Under serve the index is made in a thread after each build; one that finds its bundle
+    incomplete is made again, else search would miss the last edit until the next one."""
+    calls = []
+
+    def flaky(site_dir, **options):
+        calls.append(site_dir)
+        if len(calls) == 1:
+            raise ValueError("Expecting value: line 1 column 1 (char 0)")
+
+    from generator import searchindex
+
+    monkeypatch.setattr(searchindex, "build", flaky)
+    indexer = searchindex.Indexer(background=True)
+    indexer.index(tmp_path)
+    deadline = time.monotonic() + 10
+    while indexer._worker is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert calls == [tmp_path, tmp_path]
