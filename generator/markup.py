@@ -205,7 +205,7 @@ _MD_ESCAPE = {
 # scan per character that needs escaping: the backslash and '&' first, as the others' escapes
 # hold them; no escape holds a character escaped after it.
 _MD_ESCAPE_ORDER = sorted(_MD_ESCAPE, key=lambda c: (c not in "\\&", c == "&"))
-_BLOCK_START = re.compile(r"^(\s*)([#>+\-]|\d+[.)])")
+_BLOCK_START = re.compile(r"^(\s*)(?:([#>+\-]|\d+[.)])|(=))")
 
 
 def escape_markdown(text: str) -> str:
@@ -248,14 +248,18 @@ def to_markdown(abstract: Parts) -> str:
             out.append(f"${segment.value}$")
         else:
             out.append(f"<{segment.value}>")
-    return _escape_block_start("".join(out).strip())
+    return escape_block_start("".join(out).strip())
 
 
-def _escape_block_start(markdown: str) -> str:
-    """A paragraph must not open as a heading, quote or list item ('# x', '- x', '1. x')."""
+def escape_block_start(markdown: str, *, underline: bool = False) -> str:
+    """A paragraph must not open as a heading, quote or list item ('# x', '- x', '1. x').
+    `underline`: nor as a setext underline ('===', '---'), for text that begins a line under
+    another (a listing's summary under its title); '=' has no backslash escape."""
     match = _BLOCK_START.match(markdown)
     if not match:
         return markdown
+    if match.group(2) is None:  # '='
+        return markdown[: match.start(3)] + "&#61;" + markdown[match.end(3) :] if underline else markdown
     marker = match.group(2)
     escaped = marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
     return markdown[: match.start(2)] + escaped + markdown[match.end(2) :]

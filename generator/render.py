@@ -7,7 +7,6 @@ The site's generated structure is declared once, in generator.layout.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from . import __version__
 from .enrich import slugify
 from .layout import MARKER, ROOT_FILES, SECTIONS
 from .link import MAX_MENTIONED_BY, GlossaryEntry
-from .markup import escape_markdown, link_names
+from .markup import escape_block_start, escape_markdown, link_names
 from .model import Paper
 from .parallel import Later
 from .session import Session
@@ -70,24 +69,11 @@ def _md(value: object) -> str:
     return escape_markdown(str(value))
 
 
-# What would open a block where a value begins a line of its own: a list item, a heading, a
-# rule or setext underline ('---', '==='), a numbered item. '=' has no backslash escape.
-_LINE_START = re.compile(r"^(\s*)(?:([#+\-]|\d+[.)])|=)")
-
-
 @lru_cache(maxsize=65_536, typed=True)
 def _md_line(value: object) -> str:
     """The `md` filter for a value that begins a line (a listing's summary, under its title):
     a summary given as '---' made a rule there, '- x' a nested list."""
-    escaped = escape_markdown(str(value))
-    match = _LINE_START.match(escaped)
-    if not match:
-        return escaped
-    if match.group(2) is None:  # '='
-        return f"{match.group(1)}&#61;{escaped[match.end():]}"
-    marker = match.group(2)
-    marker = marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
-    return escaped[: match.start(2)] + marker + escaped[match.end(2) :]
+    return escape_block_start(escape_markdown(str(value)), underline=True)
 
 
 @cache
@@ -263,12 +249,15 @@ class _Groups:
     collection_names: list[str]
     slugs: dict[str, dict[str, str]]  # section -> group name -> page name
     tag_counts: dict[str, Counter[str]]
+    areas: list[Group]  # as the home and map pages show them: most papers first
 
 
 def _groups(papers: list[Paper]) -> _Groups:
     tag_pages, by_area, by_collection = _tag_pages(papers), _members(papers, lambda p: p.area), _members(papers, lambda p: p.collection)
     slugs = {"tags": page_slugs(tag_pages), "areas": page_slugs(by_area), "collections": page_slugs(by_collection)}
-    return _Groups(by_area, area_order(papers), tag_pages, by_collection, sorted(by_collection), slugs, _tag_counts(by_collection))
+    area_names = area_order(papers)
+    areas = [Group(n, slugs["areas"][n], len(by_area[n])) for n in area_names]
+    return _Groups(by_area, area_names, tag_pages, by_collection, sorted(by_collection), slugs, _tag_counts(by_collection), areas)
 
 
 def _now(key, compute):
@@ -333,7 +322,7 @@ def render_site(
         files.update(listing_files(papers, glossary, updated, site_url, once, groups))
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
-    area_groups = [Group(n, slugs["areas"][n], len(groups.by_area[n])) for n in groups.area_names]
+    area_groups = groups.areas
     collection_names = groups.collection_names
     files["index.md"] = _page(
         "home.md.j2",
@@ -441,9 +430,8 @@ def listing_files(
     # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
     shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
     files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
-    area_groups = [Group(n, slugs["areas"][n], len(by_area[n])) for n in groups.area_names]
     files["map.md"] = _page(
-        "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=area_groups, count=len(papers))
+        "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=groups.areas, count=len(papers))
     )
     files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
     files["browse.json"] = json_text(browse_data(papers, groups.area_names, sorted(tag_pages, key=str.casefold), collection_names))
