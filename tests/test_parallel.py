@@ -158,3 +158,19 @@ def test_a_later_raises_its_error_each_time_asked_and_a_cancelled_one_leaves_no_
     blocked.cancel()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # stopped and reaped
+
+
+def _blas_threads(env: dict[str, str]) -> set[int]:
+    import subprocess
+    import sys
+
+    probe = "import generator, numpy, scipy.linalg; from threadpoolctl import threadpool_info; print(sorted({i['num_threads'] for i in threadpool_info()}))"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout))
+
+
+def test_blas_runs_one_thread_per_process_unless_the_user_chose(monkeypatch):
+    # The generator's processes fill the cores already: more BLAS threads only spin on them.
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    assert _blas_threads(env) == {1}
+    assert _blas_threads({**env, "OPENBLAS_NUM_THREADS": "2"}) == {2}
