@@ -556,9 +556,11 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     python = sys.executable
     # Every folder a step writes is kept until the whole benchmark ends. On ext4 without a
     # journal (this project's CI machines) creating a file scans the inodes deleted in the last
-    # 60 s: a step that wrote 5,000 files right after the previous step's folder was removed
+    # 30-35 s: a step that wrote 5,000 files right after the previous step's folder was removed
     # paid 1-3 s of kernel time (perf: 84% in recently_deleted) that measures the removal,
-    # not the step.
+    # not the step. `mkdocs serve` removes its own site folder when it stops: the next run
+    # waits for those deletions to age first (`settle`).
+    settle()
     # Copies, with the same names (a file's name is its collection's): the warm and serve steps edit them.
     (work / "inputs").mkdir(parents=True, exist_ok=True)
     inputs = [Path(shutil.copy2(path, work / "inputs" / path.name)) for path in inputs]
@@ -639,6 +641,19 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
 
 # ---- edit to served ---------------------------------------------------------------------------
 
+# When `mkdocs serve` last removed its temporary site folder (thousands of files), and how long
+# ext4 without a journal treats deleted inodes as recent (fs/ext4/ialloc.c: 30 s, 35 s while
+# the inode table block is dirty).
+_deleted_at: float | None = None
+RECENTLY_DELETED_SECONDS = 36
+
+
+def settle() -> None:
+    """Wait until the files `mkdocs serve` removed no longer slow the creation of new ones."""
+    if _deleted_at is not None:
+        time.sleep(max(0.0, _deleted_at + RECENTLY_DELETED_SECONDS - time.monotonic()))
+
+
 
 def edit_record(path: Path, index: int, marker: str) -> str:
     """Append a sentence with `marker` to the abstract of record `index` (JSON Lines); its id."""
@@ -688,6 +703,7 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
     edited in its input file and the served paper page is polled (every 20 ms) until it holds
     the edit. Between edits the server is left to finish (the search index is rebuilt in the
     background after each build) so that each edit starts from a quiet server."""
+    global _deleted_at
     import socket
 
     docs, site = work / "docs", work / "site"
@@ -741,6 +757,7 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        _deleted_at = time.monotonic()  # it removed its site folder on the way out
 
 
 # ---- summarising ------------------------------------------------------------------------------
