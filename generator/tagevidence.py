@@ -24,14 +24,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
-
 from .learned import Linear, choices
+from .lexicon import load_yaml
 from .tagging import Mention, mentions, vocabulary
 from .textutil import STOP_WORDS, Caseless, sentences
-
-# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -107,7 +103,7 @@ def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagM
 
 
 def parse(text: str) -> TagModel:
-    data = yaml.load(text, Loader=_LOADER) or {}
+    data = load_yaml(text) or {}
     weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
     return TagModel(Linear(float(data.get("bias", 0.0)), weights), float(data.get("threshold", 0.0)), float(data.get("central", 1.0)))
 

@@ -17,8 +17,7 @@ from itertools import compress
 from importlib import resources
 from typing import NamedTuple
 
-import yaml
-
+from .lexicon import load_yaml
 from .textutil import STOP_WORDS, Computed, fold, is_mixed_case, normalise_term, sentences, singular
 
 MAX_TAGS = 8
@@ -77,7 +76,7 @@ class CueIndex:
 
 
 def _data(name: str) -> object:
-    return yaml.safe_load(resources.files("generator").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
+    return load_yaml(resources.files("generator").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
 
 
 LEARNED = "vocabulary_learned.yml"  # tags learned from frequent author keywords (`make train`)
