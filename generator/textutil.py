@@ -53,14 +53,15 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-# ASCII punctuation except '.' and '+' becomes a space, as fold's expressions below do.
-_ASCII_FOLD = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c.isspace() or c in ".+")})
+# ASCII punctuation except '.' and '+' becomes a space, as fold's expressions below do: a table
+# of bytes (str.translate looks each character up in a dict: twice as slow on words).
+_ASCII_FOLD = bytes(ord(" ") if not (chr(c).isalnum() or chr(c).isspace() or chr(c) in ".+") else c for c in range(256))
 
 
 def fold(text: str) -> str:
     """Lower case, accents removed, hyphens/underscores as spaces: for comparing terms."""
     if text.isascii():  # the common case, without regular expressions
-        return " ".join(text.lower().translate(_ASCII_FOLD).split())
+        return " ".join(text.lower().encode().translate(_ASCII_FOLD).decode().split())
     text = unicodedata.normalize("NFKD", text)
     # The combining marks are looked for among the text's distinct characters, and removed (when
     # there are any) in one C pass: 0.12 -> 0.08 s over the 1,593 corpus abstracts beyond ASCII.
