@@ -395,7 +395,7 @@ def _run_word(word: str) -> _RunWord | None:
 # Each word's run form, computed once and looked up in C (a corpus repeats its words: ~60,000
 # distinct words in 4,242 abstracts). Unbounded, as the vocabulary of the inputs is.
 _RUN_WORDS = Computed(_run_word)
-_RUN_WORDS_OF_BYTES = Computed(lambda word: _RUN_WORDS[word.decode()])  # b"\0" -> None: one character
+_RUN_WORDS_OF_BYTES = Computed(lambda word: _run_word(word.decode()))  # the same for ASCII words as bytes (b"\0": None)
 
 # ASCII punctuation (what _PHRASE_SPLIT splits at: neither letter, digit, white space nor '-')
 # as NUL, white space as a space (bytes.split knows not all that str.split does: '\x1c'). ' - '
