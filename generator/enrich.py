@@ -17,6 +17,7 @@ from .names import find_acronyms, introduced, name_candidates
 from .tagevidence import probabilities, tag_model
 from .tagging import area_of, candidate_phrases, derive_tags, mentions, normalise_keyword
 from .titlegate import name_follows, phrase_part
+from .textutil import collapse_space
 from .titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from .urlpolicy import web_url
 
@@ -26,7 +27,7 @@ MAX_SLUG_CHARS = 60
 @lru_cache(maxsize=16384)  # asked when duplicates are merged and again by the pipeline, which gives enrich the ids
 def paper_id(abstract: str) -> str:
     """Stable id: a hash of the abstract with case and whitespace normalised."""
-    normalised = " ".join(unicodedata.normalize("NFC", abstract).casefold().split())
+    normalised = collapse_space(unicodedata.normalize("NFC", abstract).casefold())
     return hashlib.sha256(normalised.encode("utf-8")).hexdigest()[:12]
 
 

@@ -27,8 +27,6 @@ from functools import cache
 from importlib import resources
 from typing import Mapping
 
-import yaml
-
 from . import lexicon
 
 
@@ -70,7 +68,7 @@ def _linear(data: Mapping[str, object] | None) -> Linear:
 
 
 def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt: str = "") -> Choices:
-    data = yaml.safe_load(choices_yml) or {}
+    data = lexicon.load_yaml(choices_yml) or {}
     return Choices(
         name=_linear(data.get("name")),
         name_threshold=float((data.get("name") or {}).get("threshold", 0.5)),

@@ -9,11 +9,20 @@ from importlib import resources
 
 import yaml
 
+# libyaml's safe loader when PyYAML has it: the same data, parsed 8-10x faster (the data files
+# this process reads before its enrich workers fork: 0.05 s -> 0.005 s).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(text: str) -> object:
+    """yaml.safe_load(text), by libyaml where there is one."""
+    return yaml.load(text, Loader=_LOADER)
+
 
 @cache
 def _lists() -> dict[str, list[str]]:
     text = resources.files("generator").joinpath("data").joinpath("lexicon.yml").read_text(encoding="utf-8")
-    return {key: [str(word) for word in words] for key, words in yaml.safe_load(text).items()}
+    return {key: [str(word) for word in words] for key, words in load_yaml(text).items()}
 
 
 def words(name: str) -> frozenset[str]:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from . import learned
+from .textutil import collapse_space
 from .urlpolicy import web_url
 
 # Private-use characters mark styles between macro resolution and escaping;
@@ -43,7 +44,8 @@ _SEGMENT = re.compile(
     rf"{_TEX_URL}"
     rf"|(?P<url>{_URL})"
     r"|\$\$(?P<display>[^$]+?)\$\$"
-    r"|(?<![\\$])\$(?!\s)(?P<inline>[^$]+?)(?<![\s\\])\$(?!\d)"
+    # (Its lookbehind after the '$': every branch then opens with a character, which the search skips to.)
+    r"|\$(?<![\\$]\$)(?!\s)(?P<inline>[^$]+?)(?<![\s\\])\$(?!\d)"
     r"|\\\((?P<paren>.+?)\\\)"
     r"|\\\[(?P<bracket>.+?)\\\]"
 )
@@ -82,7 +84,7 @@ class Segment:
 def segments(abstract: str) -> list[Segment]:
     """Split an abstract into text (with style markers), math and URL segments."""
     text = html.unescape(_without_sentinels(abstract))
-    text = _mend_broken_words(" ".join(text.split()))
+    text = _mend_broken_words(collapse_space(text))
     result: list[Segment] = []
     position = 0
     # Math and URLs start with '$', '\\' or 'http': most abstracts have none and need no search.
@@ -306,7 +308,7 @@ def to_plain(abstract: Parts) -> str:
             out.append(math_to_plain(segment.value))
         else:
             out.append(segment.value)
-    return " ".join("".join(out).split())
+    return collapse_space("".join(out))
 
 
 def urls(abstract: Parts) -> list[str]:

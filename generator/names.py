@@ -11,6 +11,7 @@ GNN) are never names.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from itertools import filterfalse
 from functools import lru_cache
@@ -428,13 +429,14 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     counts: dict[str, int] = {}
     # Tokens never span white space: only the words with a capital are searched for them.
     capitalised = " ".join(filterfalse(str.islower, text.split()))  # (and words without letters)
-    for token in _NAME_TOKEN_RE.findall(capitalised):
+    # Each distinct token is judged once ('We', 'The' and a name recur), with how often it occurs.
+    for token, occurrences in Counter(filterfalse(str.islower, _NAME_TOKEN_RE.findall(capitalised))).items():
         # Most words have no capital, and every name has one: skip them before the checks.
         if token.lower() == token:
             continue
         token = token.rstrip(".-")
         if _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
-            counts[token] = counts.get(token, 0) + 1
+            counts[token] = counts.get(token, 0) + occurrences
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
     for token in sorted(repeated, key=lambda t: (-counts[t], text.index(t))):
         yield result(token, next((s for s in all_sentences if token in s), ""), "repeated")

@@ -97,8 +97,6 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     """The papers of `files`: from the caches, or derived by workers that start on the first
     records while the rest are read (at 4,242 papers reading took 0.35 s of one core, the
     other idle, before they started)."""
-    from tqdm import tqdm
-
     from .enrich import enrich_batch, paper_id
     from .learned import choices
     from .parallel import Feed
@@ -116,6 +114,8 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
             cached.append((key, paper))
             if paper is None:
                 missing.put((record, paper_id(record.abstract)))
+        from tqdm import tqdm  # here, once the workers run, not on the one busy core before (8 ms)
+
         show = settings.progress and missing.count >= PROGRESS_THRESHOLD
         derived = iter(tqdm(missing.results(), total=missing.count, desc="enrich", unit="paper", disable=not show, leave=False))
         papers = []

@@ -222,6 +222,8 @@ def _record(obj: object, origin: Origin, default_collection: str, report: Report
 
 def _text(value: str) -> str:
     """One line of text: control characters removed, whitespace collapsed."""
+    if value.isprintable():  # no control character (nor tab or line end): most values
+        return " ".join(value.split())
     return " ".join(_CONTROL.sub("", value).split())
 
 

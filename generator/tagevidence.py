@@ -23,15 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-
-import yaml
+from operator import attrgetter
 
 from .learned import Linear, choices
+from .lexicon import load_yaml
 from .tagging import Mention, mentions, vocabulary
 from .textutil import STOP_WORDS, Caseless, sentences
-
-# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -52,6 +49,9 @@ def _we_sentences(text: str) -> frozenset[int]:
     return frozenset(index for index, sentence in enumerate(sentences(text)) if _WE.search(sentence))
 
 
+_SENTENCE = attrgetter("sentence")
+
+
 def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dict[str, float]]:
     """Per candidate tag, its named features (stable strings, as in data/tag_evidence.yml)."""
     found = mentions(text) if found is None else found
@@ -65,20 +65,21 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
     for mention in found:
         by_tag[mention.tag].append(mention)
     area_mentions = Counter(vocab.tag_area.get(m.tag) for m in found)
-    order = sorted(by_tag, key=lambda t: (-len(by_tag[t]), min(m.sentence for m in by_tag[t]), t))
+    at = {tag: list(map(_SENTENCE, own)) for tag, own in by_tag.items()}  # the sentence of each mention
+    order = sorted(by_tag, key=lambda t: (-len(by_tag[t]), min(at[t]), t))
     result = {}
     for rank, tag in enumerate(order):
-        own = by_tag[tag]
+        own, sentence_of = by_tag[tag], at[tag]
         count = len(own)
         others = len(found) - count
         same_area = area_mentions[vocab.tag_area.get(tag)] - count
         row: dict[str, float] = {
             f"tag={tag}": 1.0,
             "log_count": math.log1p(count),
-            "first_sentence": float(any(m.sentence == 0 for m in own)),
-            "we_sentence": float(any(m.sentence in we for m in own)),
-            "sentence_share": len({m.sentence for m in own}) / n_sentences,
-            "first_at": min(m.sentence for m in own) / n_sentences,
+            "first_sentence": float(0 in sentence_of),
+            "we_sentence": float(not we.isdisjoint(sentence_of)),
+            "sentence_share": len(set(sentence_of)) / n_sentences,
+            "first_at": min(sentence_of) / n_sentences,
             "area_share": same_area / others if others else 1.0,
             f"rank={min(rank, 4)}": 1.0,
             "log_candidates": math.log(len(by_tag)),
@@ -107,7 +108,7 @@ def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagM
 
 
 def parse(text: str) -> TagModel:
-    data = yaml.load(text, Loader=_LOADER) or {}
+    data = load_yaml(text) or {}
     weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
     return TagModel(Linear(float(data.get("bias", 0.0)), weights), float(data.get("threshold", 0.0)), float(data.get("central", 1.0)))
 

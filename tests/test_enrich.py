@@ -13,7 +13,7 @@ from generator.errors import Report
 from generator.model import Origin, Record
 from generator.names import find_acronyms, looks_like_name
 from generator.sources import read_inputs
-from generator.tagging import area_names, normalise_keyword
+from generator.tagging import area_names, candidate_phrases, normalise_keyword
 from generator.textutil import gerund, sentences, title_case
 from generator.titlegate import title_defects
 from generator.titles import MAX_SUMMARY_CHARS
@@ -148,6 +148,20 @@ def test_ids_and_slugs_are_stable_and_safe():
     assert slugify("../../etc/passwd") == "etc-passwd"
     assert slugify("日本語") == "paper"
     assert len(slugify("word " * 50)) <= 60 and not slugify("word " * 50).endswith("-")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Large language models (LLMs) learn in-context; self-supervised Learners, too.",
+        "Graph neural networks - a survey -- of message\tpassing\x1cneural networks -- and 3D point clouds",
+        "Model-based RL: world models, world model learning and 10-fold cross-validation of world models.",
+    ],
+)
+def test_candidate_phrases_are_the_same_in_ascii_text_and_beyond(text):
+    """ASCII text is split into words as bytes, other text by a regular expression: a character
+    beyond ASCII after a stop (a word break either way) changes no phrase."""
+    assert candidate_phrases(text) and candidate_phrases(text) == candidate_phrases(f"{text} é")
 
 
 def test_text_helpers():
