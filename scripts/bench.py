@@ -107,6 +107,7 @@ The JSON (--json PATH) holds the machine, the settings, the medians and every si
 from __future__ import annotations
 
 import argparse
+import compileall
 import gzip
 import hashlib
 import json
@@ -894,6 +895,9 @@ def main() -> int:
     project = Project(args.repo.resolve())
     if not (project.root / "generator").is_dir() or not project.config.is_file():
         parser.error(f"{project.root}: not a checkout of this project (no generator/ or mkdocs.yml)")
+    # Its modules' bytecode, as every run after a user's first has it (the steps run with
+    # PYTHONDONTWRITEBYTECODE): else each step compiled all of them again (0.05 s a run).
+    compileall.compile_dir(project.root / "generator", quiet=1)
     load_before = os.getloadavg()
     temporary = Path(tempfile.mkdtemp(prefix="abstracts-bench-"))
     results: dict[int, dict] = {}
