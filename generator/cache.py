@@ -66,6 +66,7 @@ class RunCache:
         self.fresh_papers: dict[str, Paper] = {}
         self._records: dict[Record, tuple[str, Paper]] = {}
         self.derived = 0
+        self._papers_saved = False
 
     def _load_state(self) -> dict:
         try:
@@ -109,9 +110,7 @@ class RunCache:
         records. A long-running caller (`memory`) rewrites it only when a run derived more than
         a few papers: after an edit of one abstract the cache on disk misses just that one, and
         the edit is served ~0.2 s sooner (pickling 2,200 papers)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self.memory is None or not self.memory or self.derived > MEMORY_UNSAVED:
-            _save_papers(self.folder / PAPERS, self.fresh_papers)
+        self.save_papers()
         state = {
             "code": code_fingerprint(),
             "fingerprint": fingerprint,
@@ -125,6 +124,18 @@ class RunCache:
         if self.memory is not None:
             self.memory.clear()
             self.memory.update(self._records)
+
+    def save_papers(self) -> None:
+        """The enrich cache's part of `save`, once; a one-off run calls it early, where it would
+        wait for a forked process (linking's), not at its end with the other core idle. The
+        papers are this run's only once its state is saved (`save`): a run cut short in between
+        leaves papers another run of the same code may reuse, as any cache entry."""
+        if self._papers_saved:
+            return
+        self._papers_saved = True
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.memory is None or not self.memory or self.derived > MEMORY_UNSAVED:
+            _save_papers(self.folder / PAPERS, self.fresh_papers)
 
     def keep(self, record: Record, key: str, paper: Paper, derived: bool) -> None:
         """`paper` is `record`'s in this run (`derived` now, or found in a cache): remembered on

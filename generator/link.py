@@ -422,11 +422,13 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 
 
 def link(
-    papers: list[Paper], related_count: int, session: Session | None = None, titled: Callable[[list[Paper]], None] | None = None
+    papers: list[Paper], related_count: int, session: Session | None = None, titled: Callable[[list[Paper]], None] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> list[Paper]:
     """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same.
     `titled(papers)` is called once the papers are all linking makes them but for their related
-    papers (titles, slugs, tags, key phrases, mentions), before those are found."""
+    papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
+    is called where this process would wait for a forked one (if ever)."""
     kept = session.kept if session is not None else None
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
@@ -438,7 +440,7 @@ def link(
     if kept is None and len(papers) >= MIN_ITEMS:
         cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
         texts = Later(partial(_from_texts, papers, cut))
-        papers = add_keyphrases(papers, ahead=(cut, lambda: texts.result()[3]))
+        papers = add_keyphrases(papers, ahead=(cut, lambda: _waited(texts, waiting)[3]))
         sites, names, heads, _ = texts.result()
         papers = unique_titles(papers)
     else:
@@ -449,6 +451,13 @@ def link(
     if titled is not None:
         titled(papers)
     return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads)
+
+
+def _waited(later: Later, waiting: Callable[[], None] | None):
+    """later.result(), after waiting() when the forked process is still at work."""
+    if waiting is not None and not later.done():
+        waiting()
+    return later.result()
 
 
 KEYPHRASES_ELSEWHERE = 0.15  # the share of papers whose key phrases _from_texts works out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -149,6 +150,12 @@ class Later(Generic[Result]):
                 os._exit(0)
         os.close(write)
         self._pid, self._read = pid, read
+
+    def done(self) -> bool:
+        """Whether result() would not wait (the process has ended, or there was none)."""
+        if self._pid:
+            return bool(select.select([self._read], [], [], 0)[0])
+        return True
 
     def result(self) -> Result:
         if self._pid:

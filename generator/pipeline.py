@@ -194,7 +194,8 @@ def generate(
                 # the other core while related papers are found (a one-off run's).
                 writer.elsewhere(partial(listing_files, titled, glossary(titled), updated, settings.site_url))
 
-            papers = link(papers, settings.related, session, list_early if writer is not None else None)
+            # A one-off run's enrich cache is saved while linking waits for its forked process.
+            papers = link(papers, settings.related, session, list_early if writer is not None else None, run_cache.save_papers if writer is not None else None)
             t = lap("link", t)
             pending: dict | None = {} if later else None
             outputs = render_site(
