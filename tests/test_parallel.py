@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import multiprocessing
 from dataclasses import replace
 from pathlib import Path
@@ -158,6 +159,26 @@ def test_a_later_raises_its_error_each_time_asked_and_a_cancelled_one_leaves_no_
     blocked.cancel()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # stopped and reaped
+
+
+def test_a_later_says_whether_its_result_would_keep_this_process_waiting(tmp_path):
+    go = tmp_path / "go"
+
+    def when_told() -> str:
+        while not go.exists():
+            time.sleep(0.01)
+        return "done"
+
+    if not parallel.forks():
+        go.touch()  # Later runs it here, at once
+    later = parallel.Later(when_told)
+    if parallel.forks():
+        assert not later.done()  # the forked process waits for the file
+        go.touch()
+    deadline = time.monotonic() + 30
+    while not later.done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert later.done() and later.result() == "done" and later.done()
 
 
 def _blas_threads(env: dict[str, str]) -> set[int]:
