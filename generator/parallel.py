@@ -18,10 +18,13 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Generic, TypeVar
 
+from .errors import InputError
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 MIN_ITEMS = 400  # below this, starting workers costs more than it saves
+WATCH_SECONDS = 0.5  # how often a Feed waiting for a batch checks that its workers live
 BATCH = 128  # items per call of a batched function (enrich: larger batches kept its caches warm longer)
 
 _job: tuple[Callable, Sequence] | None = None  # set before a Feed forks; read by its workers
@@ -76,6 +79,7 @@ class Feed(Generic[Item, Result]):
             global _job
             _job = (self._function, ())
             self._pool = multiprocessing.get_context("fork").Pool(workers())
+            self._workers = multiprocessing.active_children()  # the pool's, forked just now
         if self._pool is not None and len(self._waiting) >= BATCH:
             for start in range(0, len(self._waiting) - BATCH + 1, BATCH):
                 self._send(self._waiting[start : start + BATCH])
@@ -95,7 +99,16 @@ class Feed(Generic[Item, Result]):
             self._send(waiting)
         run_meanwhile()  # the workers derive; this process would only wait for them
         for sent in self._sent:
-            yield from sent.get()
+            yield from self._outcome(sent)
+
+    def _outcome(self, sent) -> list[Result]:
+        """A batch's results, once there. A worker that was killed (out of memory, a signal)
+        takes its batch with it, and the pool would wait for that batch forever."""
+        while not sent.ready():
+            sent.wait(WATCH_SECONDS)
+            if not sent.ready() and any(not worker.is_alive() for worker in self._workers):
+                raise InputError("deriving papers", "a worker process was killed before it returned its papers (out of memory?)")
+        return sent.get()
 
     def __enter__(self) -> "Feed[Item, Result]":
         return self

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 import multiprocessing
 from dataclasses import replace
@@ -179,6 +180,24 @@ def test_a_later_says_whether_its_result_would_keep_this_process_waiting(tmp_pat
     while not later.done() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert later.done() and later.result() == "done" and later.done()
+
+
+def _killed_on(batch: list[int]) -> list[int]:
+    if 13 in batch:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    return batch
+
+
+def test_a_killed_worker_ends_the_run_with_an_error_instead_of_a_wait_forever():
+    if not parallel.forks():
+        pytest.skip("no workers on this machine")
+    started = time.monotonic()
+    with pytest.raises(InputError, match="worker process was killed"):
+        with parallel.Feed(_killed_on) as feed:
+            for item in range(parallel.MIN_ITEMS + parallel.BATCH):
+                feed.put(item)
+            list(feed.results())
+    assert time.monotonic() - started < 30
 
 
 def _blas_threads(env: dict[str, str]) -> set[int]:
