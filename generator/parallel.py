@@ -42,8 +42,10 @@ def workers() -> int:
 def meanwhile(task: Callable[[], object]) -> None:
     """task() in this process while the next pool of workers (a Feed's) works
     (this process only waits for their results then); where no pool starts, at the next
-    `run_meanwhile()`."""
-    _meanwhile.append(task)
+    `run_meanwhile()`. A task given again before it ran is queued once (a run that failed
+    before running its tasks leaves them to the next run of the process: `mkdocs serve`)."""
+    if task not in _meanwhile:
+        _meanwhile.append(task)
 
 
 def run_meanwhile() -> None:

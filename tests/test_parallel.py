@@ -124,6 +124,12 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
         assert list(fed.results()) == items and ran == []  # no pool: not yet
     parallel.run_meanwhile()
     assert ran == [True]
+    # Runs that failed before their tasks ran (a bad input under `mkdocs serve`) leave one, not one each.
+    task = lambda: ran.append(True)  # noqa: E731
+    parallel.meanwhile(task)
+    parallel.meanwhile(task)
+    parallel.run_meanwhile()
+    assert ran == [True, True]
 
 
 def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_at_once(tmp_path, monkeypatch):
