@@ -20,6 +20,7 @@ from .errors import InputError, Report
 from .markup import refused_urls
 from .model import Origin, Record
 from .session import Memo
+from .textutil import collapse_space
 from .urlpolicy import web_url
 
 # Fields a record may carry, and the ones we accept but do not use.
@@ -223,7 +224,7 @@ def _record(obj: object, origin: Origin, default_collection: str, report: Report
 def _text(value: str) -> str:
     """One line of text: control characters removed, whitespace collapsed."""
     if value.isprintable():  # no control character (nor tab or line end): most values
-        return " ".join(value.split())
+        return collapse_space(value)
     return " ".join(_CONTROL.sub("", value).split())
 
 
