@@ -80,8 +80,10 @@ class Feed(Generic[Item, Result]):
         if self._pool is None and self._forks and self.count >= MIN_ITEMS:
             global _job
             _job = (self._function, ())
+            others = multiprocessing.active_children()
             self._pool = multiprocessing.get_context("fork").Pool(workers())
-            self._workers = multiprocessing.active_children()  # the pool's, forked just now
+            # The pool's processes only: another child ending (not ours to watch) is no failure.
+            self._workers = [child for child in multiprocessing.active_children() if child not in others]
         if self._pool is not None and len(self._waiting) >= BATCH:
             for start in range(0, len(self._waiting) - BATCH + 1, BATCH):
                 self._send(self._waiting[start : start + BATCH])
