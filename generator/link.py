@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from collections.abc import Callable
 from functools import lru_cache, partial
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from .enrich import retitle
 from .markup import URL
-from .model import Mention, Paper, Related
+from .model import Mention, Paper, Related, paper_with
 from .session import Kept, Memo, Session, made
 from .similar import Numbered, forget, neighbours, numbered, vectors
 from .names import GENERIC_ACRONYMS, looks_like_name
@@ -33,11 +33,11 @@ MAX_KEYPHRASES = 6
 
 
 def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
-    """replace(paper, **changes). Under `mkdocs serve` (`kept`), the very object the last run's
+    """paper_with(paper, **changes). Under `mkdocs serve` (`kept`), the very object the last run's
     `step` made from the same paper object with equal changes: an unchanged paper stays the same
     object through every pass, and later passes and the rendering find what they derived from
     it by identity (session.Kept)."""
-    return made(kept, step, paper, changes, lambda: replace(paper, **changes))
+    return made(kept, step, paper, changes, lambda: paper_with(paper, **changes))
 
 
 @dataclass(frozen=True)
@@ -141,13 +141,15 @@ def _central(tag: str, title: str) -> bool:
 
 def add_keyphrases(
     papers: list[Paper], memo: Memo | None = None, kept: Kept | None = None, ahead: tuple[int, Callable[[], list]] | None = None,
+    counts: tuple[Counter[str], int, int] | None = None,
 ) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
     With a `memo` (mkdocs serve), a paper is scored again only when its candidates, its tags,
     the collection's size or the document frequency of one of its candidates changed.
-    `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere."""
-    document_frequency, max_df, n = phrase_counts(papers)
+    `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere;
+    `counts`: phrase_counts(papers) when worked out already."""
+    document_frequency, max_df, n = counts or phrase_counts(papers)
     model = phrase_model()
     if memo is None:
         cut, rest = ahead if ahead is not None else (len(papers), list)
@@ -439,8 +441,9 @@ def link(
     # Under `mkdocs serve` `kept` has most of it already; small sets go inline.
     if kept is None and len(papers) >= MIN_ITEMS:
         cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
-        texts = Later(partial(_from_texts, papers, cut))
-        papers = add_keyphrases(papers, ahead=(cut, lambda: _waited(texts, waiting)[3]))
+        counts = phrase_counts(papers)  # before the fork, which would count them again (0.1 s)
+        texts = Later(partial(_from_texts, papers, cut, counts))
+        papers = add_keyphrases(papers, ahead=(cut, lambda: _waited(texts, waiting)[3]), counts=counts)
         sites, names, heads, _ = texts.result()
         papers = unique_titles(papers)
     else:
@@ -463,11 +466,13 @@ def _waited(later: Later, waiting: Callable[[], None] | None):
 KEYPHRASES_ELSEWHERE = 0.15  # the share of papers whose key phrases _from_texts works out
 
 
-def _from_texts(papers: list[Paper], cut: int) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
+def _from_texts(
+    papers: list[Paper], cut: int, counts: tuple[Counter[str], int, int]
+) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
     """mention_sites, the names each abstract uses (`reasons.Side.names`), the words each
     document begins with (`similar.vectors`), and papers[cut:]'s key phrases and tags (as
-    add_keyphrases finds them: each paper's depend on the corpus's counts, not on the batch)."""
-    keyphrases = _keyphrases(papers[cut:], *phrase_counts(papers), phrase_model())
+    add_keyphrases finds them: each paper's depend on the corpus's counts, `counts`, not on the batch)."""
+    keyphrases = _keyphrases(papers[cut:], *counts, phrase_model())
     return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers]), keyphrases
 
 
