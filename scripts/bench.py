@@ -55,6 +55,9 @@ One run at one size does, in order:
                word (edit-to-served: what a reader of the open page waits); the server then
                finishes its background search index before the next edit
 
+Above the table: the load average and the machine's speed (`reference_seconds`, a fixed
+pure-Python workload timed before and after the runs), to compare tables from different machines.
+
 Columns of the main table (medians over --repeat runs; ratios are computed within each run,
 then the median is taken):
 
@@ -864,6 +867,27 @@ def stage_table(results: dict[int, dict]) -> str:
     return table(rows)
 
 
+def reference_seconds(rounds: int = 5) -> float:
+    """CPU seconds of a fixed pure-Python workload of the generator's kind (a regex over text,
+    words counted in a dict, splitting and joining), the least of `rounds`: how fast this
+    machine is, whatever checkout is benchmarked. Machines of one kind differ: the same
+    generator run took 4.9-5.2 s on one (session 11) and 6.2-8.5 s on another (session 12).
+    Compare tables from different machines as time divided by this."""
+    text = " ".join(f"word{i % 997} Term{i % 89}, value-{i % 13}." for i in range(160_000))
+    token = re.compile(r"[A-Za-z][\w-]*")
+    best = float("inf")
+    for _ in range(rounds):
+        began = time.process_time()
+        counts: dict[str, int] = {}
+        for word in token.findall(text):
+            key = word.lower()
+            counts[key] = counts.get(key, 0) + 1
+        sorted(counts.items())
+        " ".join(reversed(text.split()))
+        best = min(best, time.process_time() - began)
+    return best
+
+
 def parse_sizes(text: str) -> list[int]:
     sizes = []
     for part in text.split(","):
@@ -899,6 +923,7 @@ def main() -> int:
     # PYTHONDONTWRITEBYTECODE): else each step compiled all of them again (0.05 s a run).
     compileall.compile_dir(project.root / "generator", quiet=1)
     load_before = os.getloadavg()
+    reference_before = reference_seconds()
     temporary = Path(tempfile.mkdtemp(prefix="abstracts-bench-"))
     results: dict[int, dict] = {}
     try:
@@ -921,9 +946,11 @@ def main() -> int:
             shutil.rmtree(temporary, ignore_errors=True)
 
     load_after = os.getloadavg()
+    reference_after = reference_seconds()
     print(f"\nMedians of {args.repeat} run(s); ratios per run, then median. Sizes in 10^3/10^6 bytes.")
-    # Timings on a shared machine are only as good as its idleness: say how busy it was.
-    print(f"{project.root}; {os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
+    # Timings on a shared machine are only as good as its idleness and its speed: say both.
+    print(f"{project.root}; {os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after")
+    print(f"machine speed: reference workload {reference_before:.3f} s before, {reference_after:.3f} s after (CPU, least of 5; lower is faster)\n")
     print(main_table(results))
     stages = stage_table(results)
     if stages:
@@ -937,6 +964,7 @@ def main() -> int:
             "machine": {
                 "python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
                 "load_average_before": load_before, "load_average_after": load_after,
+                "reference_seconds_before": reference_before, "reference_seconds_after": reference_after,
             },
             "settings": {"repo": str(project.root), "sizes": args.sizes, "repeat": args.repeat, "related": args.related, "corpus": str(args.corpus)},
             "results": {str(size): outcome for size, outcome in results.items()},

@@ -21,6 +21,10 @@ def test_small_benchmark_runs_and_reports_every_column(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "full/bare" in result.stdout
+    # How fast the machine was, to compare tables from machines of different speeds.
+    assert "machine speed: reference workload" in result.stdout
+    machine = json.loads(out.read_text())["machine"]
+    assert 0 < machine["reference_seconds_before"] < 60 and 0 < machine["reference_seconds_after"] < 60
     median = json.loads(out.read_text())["results"]["40"]["median"]
     assert median["papers"] == 40
     assert median["rewr"] == 0  # a no-op regeneration rewrites nothing
