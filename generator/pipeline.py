@@ -188,7 +188,7 @@ def generate(
             from .render import listing_files, render_site
 
             updated = feed_date(files)
-            # The glossary reads the acronyms, ids, titles and slugs linking has settled when it
+            # The glossary reads only the papers' acronyms and ids, settled when linking
             # lists papers early: made then once, not again for rendering (0.02 s at 4,242 papers).
             terms: list = []
 
