@@ -162,6 +162,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             )
 
         self._finish_last_run()  # its topic map, before this run writes into the same folder
+        if self.heap is not None:
+            self.heap.before_run()
         try:
             # A one-off build derives the site in a forked process: its memory (~0.9 GB at 12,000
             # papers) is returned before MkDocs holds every page in this one. `serve` keeps its
@@ -170,8 +172,6 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
         self.finish = summary.finish
-        if self.heap is not None:
-            self.heap.settle()
         for line in summary.lines():
             # Info, not warning: handled input problems are reported, and must not fail `--strict`.
             log.info(f"abstracts: {line}")
