@@ -100,7 +100,7 @@ class Session:
     files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (generator.sources)
     papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
     pages: dict[tuple[str, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render)
-    keyphrases: Memo = field(default_factory=Memo)  # each paper's key phrases and filled-up tags (generator.link)
+    keyphrases: Memo = field(default_factory=Memo)  # the candidate phrases' document frequencies (generator.link)
     reasons: Memo = field(default_factory=Memo)  # why two papers are related, each document's words (generator.link, .similar)
     renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render)
     written: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # per file in docs/: the text the last run left, its size and mtime

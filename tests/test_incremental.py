@@ -218,3 +218,24 @@ def test_a_remembered_shared_topic_check_follows_the_candidates_topics():
     indices[0] = [2, 1]  # the same candidates in another order
     assert _unsupported(indices, topics, kept).tolist() == [[True, False], [False, True], [True, True]]
     assert _unsupported(indices, topics, kept).tolist() == _unsupported(indices, topics).tolist()
+
+
+def test_an_edit_that_makes_a_phrase_recur_changes_another_papers_key_phrases_as_a_cold_run_does(tmp_path):
+    # Paper 0's 'modern web agents' is in no other abstract (scored as a phrase used once);
+    # once paper 1 uses it too, paper 0's key phrases change, though paper 0 did not.
+    rows = records("colm2025.jsonl", 0, 45)
+    inputs, docs, session = tmp_path / "inputs", tmp_path / "docs", Session()
+    inputs.mkdir()
+
+    def key_phrases(folder: Path) -> dict[str, list[str]]:
+        return {p["source"]["id"]: p["keyphrases"] for p in json.loads((folder / "papers.json").read_text(encoding="utf-8"))["papers"]}
+
+    save(inputs / "colm2025.jsonl", rows)
+    generate([inputs], docs, Settings(), session)
+    before = key_phrases(docs)
+    rows[1]["abstract"] += " We also study modern web agents."
+    save(inputs / "colm2025.jsonl", rows)
+    generate([inputs], docs, Settings(), session)
+    generate([inputs], tmp_path / "cold", Settings())
+    assert generated(docs) == generated(tmp_path / "cold")
+    assert key_phrases(docs)[rows[0]["id"]] != before[rows[0]["id"]]
