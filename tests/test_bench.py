@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -33,3 +34,26 @@ def test_small_benchmark_runs_and_reports_every_column(tmp_path):
     # Peak memory per process of the full build: MkDocs', the generator's forked run, Pagefind's.
     assert median["mkdocs MiB"] > 0 and median["child MiB"] > 0 and median["pf MiB"] > 0
     assert median["full MiB"] >= max(median["mkdocs MiB"], median["pf MiB"]) * 0.9
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_server_is_busy_while_a_child_process_of_it_runs():
+    # Between timed edits the bench waits for `mkdocs serve` to be quiet: no Pagefind at work.
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', 'import time; time.sleep(3)'])"])
+    try:
+        deadline = time.monotonic() + 2
+        while not bench.busy_children(parent.pid) and time.monotonic() < deadline:
+            pass
+        assert bench.busy_children(parent.pid)
+        parent.wait(timeout=30)
+    finally:
+        parent.kill()
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
+    try:
+        assert not bench.busy_children(idle.pid)
+    finally:
+        idle.kill()
+        idle.wait()
