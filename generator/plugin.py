@@ -42,6 +42,7 @@ from .parallel import Later
 from .pipeline import Settings, Summary, generate
 from .layout import MARKER, ROOT_FILES, SECTIONS
 from .pageconvert import Converter
+from . import paperlist
 from .searchindex import PART_PAGES, Indexer, Stream
 from .session import Session
 from .templatecache import MemoryBytecodeCache
@@ -141,6 +142,11 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
             config.mdx_configs.setdefault(name, dict(options))
+        if paperlist.NAME not in config.markdown_extensions:
+            # Listing pages' items converted once each, with the site's other extensions as they
+            # are when the first page is converted (after every plugin's on_config).
+            config.markdown_extensions.append(paperlist.NAME)
+        paperlist.use_site_extensions(lambda: _other_extensions(config))
         if config.nav is None:
             config.nav = [*assets.NAV, *_hand_written_pages(Path(config.docs_dir))]
         return config
@@ -299,6 +305,10 @@ def _finish(finish: Callable[[], list[str]], docs_dir: Path, site_dir: Path) -> 
             write_atomic(site_dir / relative, (docs_dir / relative).read_bytes())
     except Exception as error:  # a thread's exception would only be printed; the next build runs anew
         log.error(f"abstracts: the topic map was not made: {error}")
+
+
+def _other_extensions(config: MkDocsConfig) -> tuple[list, dict]:
+    return [e for e in config.markdown_extensions if e != paperlist.NAME], config.mdx_configs
 
 
 def _poll_often(server: LiveReloadServer) -> None:
