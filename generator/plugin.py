@@ -43,7 +43,7 @@ from .pipeline import Settings, Summary, generate
 from .layout import MARKER, ROOT_FILES, SECTIONS
 from .pageconvert import Converter
 from . import paperlist
-from .searchindex import PART_PAGES, Indexer, Stream
+from .searchindex import PART_PAGES, Indexer, Seen, Stream
 from .session import Session
 from .templatecache import MemoryBytecodeCache
 from .write import write_atomic
@@ -96,6 +96,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.indexer = Indexer()
         self.streaming = True  # one-off builds index pages as MkDocs renders them (searchindex.Stream)
         self.stream: Stream | None = None
+        self.seen: Seen | None = None  # under serve: the pages as last indexed
         self.converter: Converter | None = None  # one-off builds: Markdown converted on both cores
         self.dirty = False
         self.session: Session | None = None
@@ -111,6 +112,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.dirty = dirty  # only changed pages are converted: no worker for the others
         # Under `mkdocs serve` the search index is built in the background: reloads don't wait ...
         self.indexer = Indexer(background=serving)
+        self.seen = Seen() if serving else None  # ... and a rebuild that changed no page is not indexed again
         self.streaming = not serving  # under serve --dirty few pages are rendered: the folder is indexed
         # ... and what each run derived is remembered, so an edit recomputes only what it changes.
         self.session = Session() if serving else None
@@ -196,6 +198,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self._stop_converting()
         if self.session is None and not self.dirty:
             self.converter = Converter.start(config, files)
+        if self.seen is not None:
+            self.seen.build_starts(file.dest_uri for file in files.documentation_pages())
         if self.streaming:
             # After the converter's fork, so that its worker holds no pipe to Pagefind. Here,
             # where the number of pages is known: it decides how many parts the index has.
@@ -255,6 +259,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         if self.stream is not None:
             self.stream.add(page.file.dest_uri, output)
+        if self.seen is not None:
+            self.seen.rendered(page.file.dest_uri, output)
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -269,6 +275,11 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             stream, self.stream = self.stream, None
             stream.finish(Path(config.site_dir))
             return
+        if self.seen is not None:
+            if not self.seen.changed():
+                log.info("abstracts: no page changed; search index kept")
+                return
+            self.seen.indexing()
         self.indexer.index(Path(config.site_dir), language=_search_language(config), part_pages=self.config.search_part_pages)
 
     def on_build_error(self, *, error: Exception) -> None:

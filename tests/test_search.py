@@ -237,3 +237,29 @@ def test_a_background_index_that_fails_once_is_made_again(tmp_path, monkeypatch)
     while indexer._worker is not None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert calls == [tmp_path, tmp_path]
+
+
+def test_a_site_is_indexed_again_only_when_a_page_was_added_removed_or_rendered_otherwise():
+    from generator.searchindex import Seen
+
+    seen = Seen()
+
+    def build(pages: list[str], rendered: dict[str, str]) -> bool:
+        seen.build_starts(pages)
+        for path, html in rendered.items():
+            seen.rendered(path, html)
+        changed = seen.changed()
+        if changed:
+            seen.indexing()
+        return changed
+
+    assert build(["a.html", "b.html"], {"a.html": "A", "b.html": "B"})  # the first build
+    assert not build(["a.html", "b.html"], {})  # --dirty: nothing rendered
+    assert not build(["a.html", "b.html"], {"a.html": "A"})  # rendered again, the same
+    assert build(["a.html", "b.html"], {"b.html": "B2"})
+    assert not build(["a.html", "b.html"], {"a.html": "A"})
+    assert build(["a.html"], {})  # a page removed
+    assert build(["a.html", "c.html"], {})  # a page that no build rendered: cannot be vouched for
+    assert build(["a.html", "c.html"], {})
+    assert build(["a.html", "c.html"], {"c.html": "C"})
+    assert not build(["a.html", "c.html"], {})
