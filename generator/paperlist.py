@@ -71,7 +71,13 @@ class PaperListProcessor(BlockProcessor):
         self._converter: _Converter | None = None  # made for the first list of the page
 
     def test(self, parent: etree.Element, block: str) -> bool:
-        return block.startswith("- [") and "](" in block
+        # At the top of the page only, and not after a list: Python-Markdown would continue
+        # that list (one loose list) where this would start another.
+        last = parent[-1] if len(parent) else None
+        return (
+            block.startswith("- [") and "](" in block and not self.parser.state
+            and (last is None or last.tag not in ("ul", "ol"))
+        )
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool:
         block = blocks[0]

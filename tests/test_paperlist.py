@@ -83,8 +83,14 @@ def test_any_titles_and_summaries_convert_to_the_same_html(fields):
         assert convert(text, with_extension=True) == convert(text, with_extension=False)
 
 
-def test_other_lists_convert_as_usual(site_extensions):
-    text = "- [a link](x.md) and more\n- [another](y.md)\n\n- [one](z.md)  \n  summary\n- not an item\n"
+@pytest.mark.parametrize("text", [
+    "- [a link](x.md) and more\n- [another](y.md)\n\n- [one](z.md)  \n  summary\n- not an item\n",
+    # Items after a list continue it (one loose list); inside a quote or an item they are nested.
+    "- first\n\n- [one](z.md)  \n  summary\n",
+    "> - [one](z.md)  \n>   summary\n",
+    "- outer\n\n    - [one](z.md)  \n      summary\n",
+])
+def test_other_lists_convert_as_usual(site_extensions, text):
     assert convert(text, with_extension=True) == convert(text, with_extension=False)
     assert remembered_items() == 0
 
