@@ -71,16 +71,21 @@ class PaperListProcessor(BlockProcessor):
         self._converter: _Converter | None = None  # made for the first list of the page
 
     def test(self, parent: etree.Element, block: str) -> bool:
-        # At the top of the page only, and not after a list: Python-Markdown would continue
-        # that list (one loose list) where this would start another.
+        # At the top of the page only (not in a quote, an item, an admonition: Python-Markdown
+        # may add later blocks to what it made of this one), and not after a list (it would
+        # continue that list, making it loose).
         last = parent[-1] if len(parent) else None
         return (
-            block.startswith("- [") and "](" in block and not self.parser.state
+            block.startswith("- [") and "](" in block and parent is self.parser.root
             and (last is None or last.tag not in ("ul", "ol"))
         )
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool:
         block = blocks[0]
+        if any(later.strip() for later in blocks[1:]):
+            # Only the page's last block (as on listing pages): a later block may continue the
+            # list, even past blank lines and blocks that make nothing (a link reference).
+            return False
         lines = block.split("\n")
         if len(lines) % 2:
             return False

@@ -87,6 +87,8 @@ def test_any_titles_and_summaries_convert_to_the_same_html(fields):
     "- [a link](x.md) and more\n- [another](y.md)\n\n- [one](z.md)  \n  summary\n- not an item\n",
     # Items after a list continue it (one loose list); inside a quote or an item they are nested.
     "- first\n\n- [one](z.md)  \n  summary\n",
+    "- [one](z.md)  \n  summary\n\n- [two](y.md)  \n  summary\n",
+    "- [one](z.md)  \n  summary\n\n    more of the second item\n",
     "> - [one](z.md)  \n>   summary\n",
     "- outer\n\n    - [one](z.md)  \n      summary\n",
 ])
@@ -154,3 +156,20 @@ def test_a_missing_paper_in_a_list_is_still_reported_and_fails_a_strict_build(tm
     (folder / "mkdocs.yml").write_text((folder / "mkdocs.yml").read_text().replace("strict: false", "strict: true"))
     with pytest.raises(Abort, match="in strict mode"):
         built(folder, [])
+
+
+SNIPPETS = [
+    "- [one](z.md)  \n  summary", "- [two](y.md)  \n  *more*", "- plain item", "* star item", "1. numbered", "> quoted",
+    "> - [one](z.md)  \n>   summary", "    indented", "  two spaces", "Para", "---", "# Heading", "!!! note\n\n    body",
+    "    - [one](z.md)  \n      summary", "[ref]: http://example.org", "", "<div>raw</div>", "| a | b |\n|---|---|\n| 1 | 2 |",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(["\n", "\n\n", "\n\n\n"])), min_size=1, max_size=8))
+def test_paper_lists_among_any_other_blocks_convert_to_the_same_html(blocks):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(paperlist, "_site_extensions", None)
+        paperlist.use_site_extensions(lambda: (EXTENSIONS, CONFIGS))
+        text = "".join(snippet + gap for snippet, gap in blocks)
+        assert convert(text, with_extension=True) == convert(text, with_extension=False)
