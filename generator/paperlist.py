@@ -90,11 +90,12 @@ class PaperListProcessor(BlockProcessor):
         if len(lines) % 2:
             return False
         items = ["\n".join(lines[i:i + 2]) for i in range(0, len(lines), 2)]
-        if not all(_ITEM.fullmatch(item) for item in items):
+        matches = [_ITEM.fullmatch(item) for item in items]
+        if not all(matches):
             return False
         if self._converter is None:
             self._converter = _Converter.of(*self.extensions())
-        converted = [self._converter.item(item) for item in items]
+        converted = [self._converter.item(item, match.group(2)) for item, match in zip(items, matches)]
         if None in converted:
             return False
         blocks.pop(0)
@@ -125,9 +126,9 @@ class _Converter:
             cls._current = cls(setting, names, configs)
         return cls._current
 
-    def item(self, item: str) -> tuple[str, str, str] | None:
-        """The item's link target, its text's HTML and the HTML after the link, as a one-item
-        list converts; None when it converts to another shape."""
+    def item(self, item: str, href: str) -> tuple[str, str, str] | None:
+        """The item's link target (`href`, as written in it), its text's HTML and the HTML after
+        the link, as a one-item list converts; None when it converts to another shape."""
         if item in self.memo:
             return self.memo[item]
         html = self.markdown.reset().convert(item)
@@ -137,6 +138,5 @@ class _Converter:
         if len(self.memo) >= MEMO_LIMIT:
             self.memo.clear()
         # The target as written, so that the link's <a> is what Python-Markdown would make of it.
-        href = _ITEM.fullmatch(item).group(2)
         self.memo[item] = match.groups() if match and match.group(1) == href else None
         return self.memo[item]

@@ -150,7 +150,8 @@ class Seen:
         last = self._indexed
         if last is None or self._pages != last.keys():
             return True
-        return any(last[path] != self._rendered.get(path, last[path]) or last[path] is None for path in self._pages)
+        # A page not rendered now keeps its HTML; one that no build vouched for (None) counts as changed.
+        return None in last.values() or any(last[path] != digest for path, digest in self._rendered.items() if path in last)
 
     def indexing(self) -> None:
         """The site as this build left it is being indexed."""
