@@ -83,7 +83,7 @@ def write_file(
 ) -> None:
     """One generated file, written when its bytes changed; remembered in `left` (see write_site).
     `new_folders`: top folders this run made, where no file is there before it is written.
-    `text` may come encoded already (generator.writer), where there is no `last`."""
+    `text` may come encoded already (papers.json; any file through generator.writer)."""
     if last is not None and relative in last and last[relative][0] == text:
         try:
             stat = os.stat(os.path.join(docs_dir, relative))  # no Path for the ~8,000 files an edit leaves as they were
@@ -113,7 +113,7 @@ def write_file(
     _remember(left, relative, text, path)
 
 
-def write_later(docs_dir: Path, files: dict[str, str], result: WriteResult, last: dict[str, tuple[str, int, int]] | None = None) -> None:
+def write_later(docs_dir: Path, files: dict[str, str | bytes], result: WriteResult, last: dict[str, tuple[str, int, int]] | None = None) -> None:
     """Root files finished after write_site wrote the rest of its run (the topic map under
     `mkdocs serve`): written as write_site writes them, counted in its `result`, added to `last`."""
     left: dict[str, tuple[str, int, int]] | None = None if last is None else {}
@@ -123,7 +123,7 @@ def write_later(docs_dir: Path, files: dict[str, str], result: WriteResult, last
         last.update(left)
 
 
-def write_site(docs_dir: Path, files: dict[str, str], last: dict[str, tuple[str, int, int]] | None = None) -> WriteResult:
+def write_site(docs_dir: Path, files: dict[str, str | bytes], last: dict[str, tuple[str, int, int]] | None = None) -> WriteResult:
     """`last` (kept by a long-running caller, updated here): per file, the text the previous
     run left and the size and mtime it had; a file still so on disk is not read again."""
     if docs_dir.exists() and not docs_dir.is_dir():

@@ -61,8 +61,8 @@ class Writer:
         goes on (it inherits what make reads)."""
         self._elsewhere.append(Later(partial(_write_made, self._docs_dir, self._new_folders, make)))
 
-    def __setitem__(self, relative: str, text: str) -> None:
-        name, data = relative.encode("utf-8"), text.encode("utf-8")
+    def __setitem__(self, relative: str, text: str | bytes) -> None:
+        name, data = relative.encode("utf-8"), text if isinstance(text, bytes) else text.encode("utf-8")
         self._send(_HEADER.pack(len(name), len(data)), name, data)
 
     def update(self, files: dict[str, str]) -> None:

@@ -239,3 +239,31 @@ def test_an_edit_that_makes_a_phrase_recur_changes_another_papers_key_phrases_as
     generate([inputs], tmp_path / "cold", Settings())
     assert generated(docs) == generated(tmp_path / "cold")
     assert key_phrases(docs)[rows[0]["id"]] != before[rows[0]["id"]]
+
+
+def test_papers_json_is_the_whole_json_document_with_characters_beyond_the_bmp(tmp_path):
+    """papers.json is joined from each paper's encoded record (as UTF-8 bytes): it must be the
+    document json.dumps writes for the whole, in a one-off run and after an edit under serve,
+    whatever the characters (an emoji, accents, quotes, a line separator)."""
+    rows = records("iclr2024.jsonl", 0, 12)
+    rows[0]["title"] = "🏹Arrow: a \"quoted\" café method\u2028 with λ-calculus"
+    rows[1]["tldr"] = "Ünïcödé with 𝔽 and a \\ backslash."
+    inputs = tmp_path / "in.jsonl"
+    save(inputs, rows)
+
+    def whole_document(docs: Path) -> None:
+        written = (docs / "papers.json").read_bytes()
+        document = json.loads(written)
+        assert any(p["title"].startswith("🏹Arrow") for p in document["papers"])
+        expected = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+        assert written == expected.encode("utf-8")
+
+    generate([inputs], tmp_path / "cold")
+    whole_document(tmp_path / "cold")
+    session, served = Session(), tmp_path / "served"
+    generate([inputs], served, Settings(), session)
+    rows[1]["tldr"] = "Ünïcödé again, with 🎯 and 𝔽."
+    save(inputs, rows)
+    generate([inputs], served, Settings(), session)
+    whole_document(served)
+    assert json.loads((served / "papers.json").read_bytes())["papers"] != json.loads((tmp_path / "cold" / "papers.json").read_bytes())["papers"]
