@@ -15,7 +15,7 @@ from .errors import InputError, Report
 from .heap import collector_paused
 from .model import Paper, Record
 from .session import Session
-from .sources import input_files, records_as_read
+from .sources import input_files, records_as_read, shown_path
 from .parallel import forks, meanwhile, run_meanwhile
 from .write import WriteResult, write_later, write_site
 from .writer import Writer
@@ -130,11 +130,24 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     return papers
 
 
-def feed_date(files: list[Path]) -> str:
-    """Abstracts carry no dates: feeds are dated by SOURCE_DATE_EPOCH (reproducible builds),
-    else by the newest input file."""
+def feed_dates(files: list[Path], papers: list[Paper], source_root: Path | None) -> dict[str, str]:
+    """Each collection's feed date. Abstracts carry no dates: SOURCE_DATE_EPOCH (reproducible
+    builds), else the newest of the input files the collection's papers were read from, so
+    that saving one collection's file leaves the other collections' feeds as they were (they
+    were all dated by the newest input file: every edit re-dated and rewrote every feed)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    seconds = int(epoch) if epoch and epoch.isdigit() else max((int(f.stat().st_mtime) for f in files), default=0)
+    if epoch and epoch.isdigit():
+        return dict.fromkeys(sorted({p.collection for p in papers}), _timestamp(int(epoch)))
+    # Keyed as records name their file (relative to source_root when there is one).
+    modified = {(shown_path(f, source_root) if source_root else str(f)): int(f.stat().st_mtime) for f in files}
+    newest: dict[str, int] = {}
+    for paper in papers:
+        for origin in (paper.origin, *paper.also_in):  # a merged duplicate's file counts too
+            newest[paper.collection] = max(newest.get(paper.collection, 0), modified.get(origin.file, 0))
+    return {collection: _timestamp(seconds) for collection, seconds in sorted(newest.items())}
+
+
+def _timestamp(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -187,7 +200,7 @@ def generate(
             from .link import glossary, link
             from .render import listing_files, render_site
 
-            updated = feed_date(files)
+            updated = feed_dates(files, papers, settings.source_root)
             # The glossary reads only the papers' acronyms and ids, settled when linking
             # lists papers early: made then once, not again for rendering (0.02 s at 4,242 papers).
             terms: list = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -97,6 +97,9 @@ def area_chart(areas: list[Group]) -> str:
     )
     # One line: Markdown passes a raw HTML block through only while it has no blank lines.
     return " ".join(html.split())
+
+
+NO_DATE = "1970-01-01T00:00:00Z"  # a feed whose collection no input file dates
 
 
 def _html(template: str, **context) -> str:
@@ -268,7 +271,7 @@ def render_site(
     papers: list[Paper],
     glossary: list[GlossaryEntry],
     site_title: str,
-    updated: str = "1970-01-01T00:00:00Z",
+    updated: Mapping[str, str] | None = None,
     site_url: str | None = None,
     remembered: RenderedPages | Session | None = None,
     later: dict[str, Later[str]] | None = None,
@@ -277,7 +280,7 @@ def render_site(
 ) -> Files:
     """All generated files, keyed by path relative to the docs folder, put in `files` as each
     is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
-    dates the feeds (abstracts carry no dates); `site_url` makes their links absolute; paper
+    dates each collection's feed (abstracts carry no dates; 1970 where it names none); `site_url` makes their links absolute; paper
     pages in `remembered` (updated here) are not rendered again, nor, with a whole Session,
     listing pages, feeds and the map layout whose inputs did not change. With `later`, the
     topic map (map.json, still being made in its own process) is put there instead of waited
@@ -362,7 +365,8 @@ def render_site(
 
 
 def listing_files(
-    papers: list[Paper], glossary: list[GlossaryEntry], updated: str, site_url: str | None, once=_now, groups: _Groups | None = None
+    papers: list[Paper], glossary: list[GlossaryEntry], updated: Mapping[str, str] | None, site_url: str | None, once=_now,
+    groups: _Groups | None = None,
 ) -> dict[str, str]:
     """The files that list papers without their related papers: tag, area and collection
     pages and their overviews, feeds, the glossary, the map and browse pages, browse.json.
@@ -421,8 +425,9 @@ def listing_files(
         slug = slugs["collections"][collection]
         # The keys hold every paper field feed_entry.xml.j2 reads.
         fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
-        files[f"feeds/{slug}.xml"] = once(("feed", collection, slug, updated, site_url, tuple(fields)), lambda: feed(
-            collection, slug, members, updated, site_url,
+        dated = (updated or {}).get(collection, NO_DATE)
+        files[f"feeds/{slug}.xml"] = once(("feed", collection, slug, dated, site_url, tuple(fields)), lambda: feed(
+            collection, slug, members, dated, site_url,
             [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
         ))
 

@@ -5,6 +5,7 @@ very bytes a cold run writes for the same input: after edits, additions and dele
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections import defaultdict
@@ -267,3 +268,35 @@ def test_papers_json_is_the_whole_json_document_with_characters_beyond_the_bmp(t
     generate([inputs], served, Settings(), session)
     whole_document(served)
     assert json.loads((served / "papers.json").read_bytes())["papers"] != json.loads((tmp_path / "cold" / "papers.json").read_bytes())["papers"]
+
+
+def test_each_feed_is_dated_by_its_own_collections_files_and_an_edit_rewrites_only_its_feed(tmp_path, monkeypatch):
+    """Abstracts carry no dates: a feed is dated by the newest file its collection was read
+    from. Saving one collection's file re-dates that feed alone; the others keep their bytes
+    and are not written again under serve."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    first, second = tmp_path / "iclr2024.jsonl", tmp_path / "colm2025.jsonl"
+    save(first, records("iclr2024.jsonl", 0, 8))
+    save(second, records("colm2025.jsonl", 0, 8))
+    os.utime(first, (1_600_000_000, 1_600_000_000))  # 2020-09-13
+    os.utime(second, (1_700_000_000, 1_700_000_000))  # 2023-11-14
+    docs, session = tmp_path / "docs", Session()
+    generate([first, second], docs, Settings(), session)
+    feeds = {p.name: p.read_text(encoding="utf-8") for p in (docs / "feeds").glob("*.xml")}
+    assert len(feeds) == 2
+    iclr = next(name for name, text in feeds.items() if "<title>ICLR 2024</title>" in text)
+    colm = next(name for name in feeds if name != iclr)
+    assert "<updated>2020-09-13T12:26:40Z</updated>" in feeds[iclr] and "2023" not in re.findall(r"<updated>(\d{4})", feeds[iclr])
+    assert "<updated>2023-11-14T22:13:20Z</updated>" in feeds[colm] and "2020" not in re.findall(r"<updated>(\d{4})", feeds[colm])
+
+    rows = records("iclr2024.jsonl", 0, 8)
+    rows[2]["abstract"] += " We add one sentence."
+    save(first, rows)
+    os.utime(first, (1_750_000_000, 1_750_000_000))  # 2025-06-15
+    summary = generate([first, second], docs, Settings(), session)
+    assert f"feeds/{iclr}" in summary.write.written and f"feeds/{colm}" not in summary.write.written
+    assert "<updated>2025-06-15T15:06:40Z</updated>" in (docs / "feeds" / iclr).read_text(encoding="utf-8")
+    assert (docs / "feeds" / colm).read_text(encoding="utf-8") == feeds[colm]
+    cold = tmp_path / "cold"
+    generate([first, second], cold)
+    assert generated(cold) == generated(docs)
