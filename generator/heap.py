@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 UNFREEZE_EVERY = 50
+# Whether a Heap froze what its process keeps (gc.get_freeze_count() would tell, but it walks
+# every frozen object: 0.05 s of each edit at 4,242 papers).
+_kept_frozen = False
 
 
 @contextmanager
@@ -36,9 +39,8 @@ def collector_paused() -> Iterator[None]:
             # of collections less); elsewhere they are moved to the oldest generation (freeze,
             # then unfreeze), where the next full collection finds them, and a process that
             # ends after its run never pays it.
-            frozen = gc.get_freeze_count()
             gc.freeze()
-            if not frozen:
+            if not _kept_frozen:
                 gc.unfreeze()
             gc.enable()
 
@@ -50,9 +52,12 @@ class Heap:
     def before_run(self) -> None:
         """Called before each generator run of a long-lived process: the last build's garbage
         collected, what is left frozen (every UNFREEZE_EVERY runs, all handed back instead)."""
+        global _kept_frozen
         self.runs += 1
         if self.runs % UNFREEZE_EVERY == 0:
             gc.unfreeze()
+            _kept_frozen = False
             return
         gc.collect()
         gc.freeze()
+        _kept_frozen = True

@@ -37,8 +37,8 @@ def test_a_run_leaves_no_young_objects_for_the_collector_to_walk():
 
 
 def test_a_long_lived_process_keeps_what_it_froze_and_freezes_what_a_run_made():
-    gc.collect()
-    gc.freeze()
+    heap = Heap()
+    heap.before_run()  # what it keeps, frozen
     try:
         frozen = gc.get_freeze_count()
         with collector_paused():
@@ -49,6 +49,12 @@ def test_a_long_lived_process_keeps_what_it_froze_and_freezes_what_a_run_made():
         assert made
     finally:
         gc.unfreeze()
+        for _ in range(UNFREEZE_EVERY - 1):  # to its last run: everything handed back
+            heap.before_run()
+    assert gc.get_freeze_count() == 0
+    with collector_paused():
+        made = [(i, [i]) for i in range(1_000)]
+    assert gc.get_freeze_count() == 0  # a process whose heap froze nothing freezes nothing for good
 
 
 def test_before_each_run_the_last_builds_garbage_is_collected_and_the_rest_frozen():
