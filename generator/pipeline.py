@@ -139,7 +139,7 @@ def feed_dates(files: list[Path], papers: list[Paper], source_root: Path | None)
     if epoch and epoch.isdigit():
         return dict.fromkeys(sorted({p.collection for p in papers}), _timestamp(int(epoch)))
     # Keyed as records name their file (relative to source_root when there is one).
-    modified = {(shown_path(f, source_root) if source_root else str(f)): int(f.stat().st_mtime) for f in files}
+    modified = {shown_path(f, source_root): int(f.stat().st_mtime) for f in files}
     newest: dict[str, int] = {}
     for paper in papers:
         for origin in (paper.origin, *paper.also_in):  # a merged duplicate's file counts too

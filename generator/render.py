@@ -281,9 +281,9 @@ def render_site(
     """All generated files, keyed by path relative to the docs folder, put in `files` as each
     is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
     dates each collection's feed (abstracts carry no dates; NO_DATE where it names none);
-    `site_url` makes their links absolute; paper
-    pages in `remembered` (updated here) are not rendered again, nor, with a whole Session,
-    listing pages, feeds and the map layout whose inputs did not change. With `later`, the
+    `site_url` makes their links absolute; paper pages in `remembered` (updated here) are
+    not rendered again, nor, with a whole Session, listing pages, feeds and the map layout
+    whose inputs did not change. With `later`, the
     topic map (map.json, still being made in its own process) is put there instead of waited
     for. `listed`: the listing files (see listing_files) were made already, elsewhere."""
     memo = remembered.renders if isinstance(remembered, Session) else None

@@ -70,16 +70,21 @@ def _create(path: str) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
 
 
-def _remember(left: dict[str, tuple[str, int, int]] | None, relative: str, text: str, path: Path) -> None:
+def _remember(left: dict[str, tuple[str | bytes, int, int]] | None, relative: str, text: str | bytes, path: Path) -> None:
     if left is None:
         return
     stat = path.stat()
     left[relative] = (text, stat.st_size, stat.st_mtime_ns)
 
 
+def as_bytes(text: str | bytes) -> bytes:
+    """A generated file's text as written: UTF-8 (papers.json comes encoded already)."""
+    return text if isinstance(text, bytes) else text.encode("utf-8")
+
+
 def write_file(
     docs_dir: Path, relative: str, text: str | bytes, result: WriteResult,
-    last: dict[str, tuple[str, int, int]] | None, left: dict[str, tuple[str, int, int]] | None, new_folders: frozenset[str] = frozenset(),
+    last: dict[str, tuple[str | bytes, int, int]] | None, left: dict[str, tuple[str | bytes, int, int]] | None, new_folders: frozenset[str] = frozenset(),
 ) -> None:
     """One generated file, written when its bytes changed; remembered in `left` (see write_site).
     `new_folders`: top folders this run made, where no file is there before it is written.
@@ -95,7 +100,7 @@ def write_file(
             left[relative] = last[relative]  # type: ignore[index]
             return
     path = docs_dir / relative
-    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    data = as_bytes(text)
     result.sizes[relative] = len(data)
     if relative.partition("/")[0] not in new_folders and path.is_file():
         if path.stat().st_size == len(data) and path.read_bytes() == data:
@@ -113,23 +118,23 @@ def write_file(
     _remember(left, relative, text, path)
 
 
-def write_later(docs_dir: Path, files: dict[str, str | bytes], result: WriteResult, last: dict[str, tuple[str, int, int]] | None = None) -> None:
+def write_later(docs_dir: Path, files: dict[str, str | bytes], result: WriteResult, last: dict[str, tuple[str | bytes, int, int]] | None = None) -> None:
     """Root files finished after write_site wrote the rest of its run (the topic map under
     `mkdocs serve`): written as write_site writes them, counted in its `result`, added to `last`."""
-    left: dict[str, tuple[str, int, int]] | None = None if last is None else {}
+    left: dict[str, tuple[str | bytes, int, int]] | None = None if last is None else {}
     for relative, text in sorted(files.items()):
         write_file(docs_dir, relative, text, result, last, left)
     if last is not None and left is not None:
         last.update(left)
 
 
-def write_site(docs_dir: Path, files: dict[str, str | bytes], last: dict[str, tuple[str, int, int]] | None = None) -> WriteResult:
+def write_site(docs_dir: Path, files: dict[str, str | bytes], last: dict[str, tuple[str | bytes, int, int]] | None = None) -> WriteResult:
     """`last` (kept by a long-running caller, updated here): per file, the text the previous
     run left and the size and mtime it had; a file still so on disk is not read again."""
     if docs_dir.exists() and not docs_dir.is_dir():
         raise InputError(str(docs_dir), "output folder is a file")
     result = WriteResult()
-    left: dict[str, tuple[str, int, int]] | None = None if last is None else {}
+    left: dict[str, tuple[str | bytes, int, int]] | None = None if last is None else {}
     new_folders = made_folders(docs_dir)
     for relative, text in sorted(files.items()):
         write_file(docs_dir, relative, text, result, last, left, new_folders)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import InputError
 from .parallel import Later
-from .write import WriteResult, write_file, made_folders, remove_stale
+from .write import WriteResult, as_bytes, write_file, made_folders, remove_stale
 
 _HEADER = struct.Struct("<IQ")  # the path's and the text's length in bytes; a zero path ends the run
 _ELSEWHERE = (1 << 64) - 1  # a text's length meaning: written by another process (Writer.elsewhere)
@@ -62,7 +62,7 @@ class Writer:
         self._elsewhere.append(Later(partial(_write_made, self._docs_dir, self._new_folders, make)))
 
     def __setitem__(self, relative: str, text: str | bytes) -> None:
-        name, data = relative.encode("utf-8"), text if isinstance(text, bytes) else text.encode("utf-8")
+        name, data = relative.encode("utf-8"), as_bytes(text)
         self._send(_HEADER.pack(len(name), len(data)), name, data)
 
     def update(self, files: dict[str, str]) -> None:
