@@ -4,7 +4,7 @@ export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
-KATEX := generator/theme/assets/vendor/katex
+KATEX := generator/plugin/theme/assets/vendor/katex
 
 .PHONY: setup serve build dist test eval bench explore-bench browser-deps clean
 
@@ -50,7 +50,7 @@ test: setup browser-deps
 # Quality of derived titles, tags, summaries and related papers against the real corpora.
 CORPUS ?= ../shared/corpus
 eval: setup
-	$(BIN)/python -m generator.evaluate $(CORPUS)/colm2025.jsonl $(CORPUS)/corl2025.jsonl $(CORPUS)/iclr2018.jsonl $(CORPUS)/iclr2024.jsonl $(CORPUS)/ijcai2024.jsonl
+	$(BIN)/python -m generator.quality.evaluate $(CORPUS)/colm2025.jsonl $(CORPUS)/corl2025.jsonl $(CORPUS)/iclr2018.jsonl $(CORPUS)/iclr2024.jsonl $(CORPUS)/ijcai2024.jsonl
 
 # The learned title, name and summary choices: rebuilds generator/data/{choices.yml,title_words.tsv,verbs.txt}
 # from the corpora (deterministic) and prints the leave-one-venue-out figures (written to train-report.json);

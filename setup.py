@@ -1,5 +1,5 @@
 """Packaging step pyproject.toml cannot declare: KaTeX is copied from its npm package into the
-theme (generator/theme/assets/vendor/katex/), so that wheels and sdists carry it: installing
+theme (generator/plugin/theme/assets/vendor/katex/), so that wheels and sdists carry it: installing
 either needs no npm and the site loads nothing from a CDN. `make setup` makes the same copy
 in a checkout; a tree that already holds it (an unpacked sdist) is left as it is. An editable
 install reads the checkout's copy and does not need it at install time.
@@ -15,7 +15,7 @@ from setuptools.command.sdist import sdist
 
 ROOT = Path(__file__).resolve().parent
 KATEX_NPM = ROOT / "node_modules" / "katex" / "dist"
-KATEX_VENDORED = ROOT / "generator" / "theme" / "assets" / "vendor" / "katex"
+KATEX_VENDORED = ROOT / "generator" / "plugin" / "theme" / "assets" / "vendor" / "katex"
 KATEX_FILES = ("katex.min.js", "katex.min.css", "fonts")
 
 

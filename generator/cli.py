@@ -12,11 +12,11 @@ from pathlib import Path
 
 import click
 
-from . import newsite
-from .errors import InputError
-from .pipeline import Settings, generate
-from .layout import ROOT_FILES, SECTIONS
-from .write import is_generated
+from generator.plugin import newsite
+from generator.errors import InputError
+from generator.pipeline import Settings, generate
+from generator.layout import ROOT_FILES, SECTIONS
+from generator.output.files import is_generated
 
 
 class Failure(click.ClickException):
@@ -176,8 +176,8 @@ def serve_command(config_file: Path, dev_addr: str | None) -> None:
 
 def _site_name(inputs: tuple[Path, ...]) -> str:
     """The collection's name when there is one collection; read quickly from the inputs."""
-    from .errors import Report
-    from .sources import read_inputs
+    from generator.errors import Report
+    from generator.sources.readers import read_inputs
 
     try:
         collections = sorted({r.collection for r in read_inputs(list(inputs), Report())})

@@ -13,7 +13,7 @@ class InputError(Exception):
         self.where = where
         self.message = message
 
-    def __reduce__(self):  # raised again in the process that forked the run (generator.parallel.Later)
+    def __reduce__(self):  # raised again in the process that forked the run (generator.runtime.parallel.Later)
         return (InputError, (self.where, self.message))
 
 

@@ -1,7 +1,7 @@
 """The site's generated structure, declared once: each section owns a folder of docs/ and
 nothing outside it (or ROOT_FILES) is ever removed; every generated file carries MARKER.
-Apart from generator.render so that checking a run that has nothing to do (generator.cache,
-generator.write) does not import the renderer and what it imports (Jinja2, numpy, scipy).
+Apart from generator.render.site so that checking a run that has nothing to do (generator.runtime.runcache,
+generator.output.files) does not import the renderer and what it imports (Jinja2, numpy, scipy).
 """
 
 from __future__ import annotations

@@ -10,15 +10,15 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from .cache import RunCache, run_fingerprint
-from .errors import InputError, Report
-from .heap import collector_paused
-from .model import Paper, Record
-from .session import Session
-from .sources import input_files, records_as_read, shown_path
-from .parallel import forks, meanwhile, run_meanwhile
-from .write import WriteResult, write_later, write_site
-from .writer import Writer
+from generator.runtime.runcache import RunCache, run_fingerprint
+from generator.errors import InputError, Report
+from generator.runtime.heap import collector_paused
+from generator.model import Paper, Record
+from generator.runtime.session import Session
+from generator.sources.readers import input_files, records_as_read, shown_path
+from generator.runtime.parallel import forks, meanwhile, run_meanwhile
+from generator.output.files import WriteResult, write_later, write_site
+from generator.runtime.background_writer import Writer
 
 # The passes' own modules (numpy, scipy, Jinja2, the learned data: ~0.4 s of CPU) are imported
 # by the functions that run them: a run that finds nothing changed (the no-op rebuild) needs none.
@@ -29,9 +29,12 @@ PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable
 def _prepare_passes() -> None:
     """Import what linking and rendering use and load their models (~0.4 s at start-up), while
     enrich's workers run: this process would only wait for them meanwhile."""
-    from . import explore, link, render, topicmap, topics  # noqa: F401
-    from .keyphrases import phrase_model
-    from .tagevidence import tag_model
+    import generator.explore.topics  # noqa: F401
+    import generator.link.corpus  # noqa: F401
+    import generator.render.site  # noqa: F401
+    import generator.runtime.map_process  # noqa: F401
+    from generator.link.keyphrases import phrase_model
+    from generator.enrich.tagevidence import tag_model
 
     phrase_model()
     tag_model()
@@ -79,7 +82,7 @@ def merge_duplicates(records: list[Record], report: Report) -> list[tuple[Record
 def merged_as_read(records: Iterable[Record], report: Report) -> Iterator[tuple[Record, list[Record]]]:
     """`merge_duplicates`, each paper's first record as soon as it is read, with the list of its
     repeats: they are added to it as they are read (it is whole once `records` are all read)."""
-    from .enrich import paper_id
+    from generator.enrich.paper import paper_id
 
     groups: dict[str, tuple[Record, list[Record]]] = {}
     for record in records:
@@ -97,11 +100,11 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     """The papers of `files`: from the caches, or derived by workers that start on the first
     records while the rest are read (at 4,242 papers reading took 0.35 s of one core, the
     other idle, before they started)."""
-    from .enrich import enrich_batch, paper_id
-    from .learned import choices
-    from .parallel import Feed
-    from .tagevidence import tag_model
-    from .tagging import vocabulary
+    from generator.enrich.paper import enrich_batch, paper_id
+    from generator.language.learned import choices
+    from generator.runtime.parallel import Feed
+    from generator.enrich.tagevidence import tag_model
+    from generator.enrich.tagging import vocabulary
 
     vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork (0.06 s)
     records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
@@ -197,8 +200,9 @@ def generate(
             papers = load(files, settings, report, run_cache, session)
             run_meanwhile()  # when no workers ran (a small run, an edit)
             t = lap("read+enrich", t)
-            from .link import glossary, link
-            from .render import listing_files, render_site
+            from generator.link.corpus import glossary, link
+            from generator.runtime import map_process
+            from generator.render.site import listing_files, render_site
 
             updated = feed_dates(files, papers, settings.source_root)
             # The glossary reads only the papers' acronyms and ids, settled when linking
@@ -212,18 +216,26 @@ def generate(
                 writer.elsewhere(partial(listing_files, titled, terms, updated, settings.site_url))
 
             # A one-off run's enrich cache is saved while linking waits for its forked process.
-            papers = link(papers, settings.related, session, list_early if writer is not None else None, run_cache.save_papers if writer is not None else None)
+            papers = link(
+                papers, settings.related, session, list_early if writer is not None else None, run_cache.save_papers if writer is not None else None,
+                neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
+            )
             t = lap("link", t)
             pending: dict | None = {} if later else None
+            topic_map = map_process.made(papers)
             outputs = render_site(
-                papers, terms or glossary(papers), site_title_for(papers, settings), updated, settings.site_url, session, pending, writer,
+                papers, terms or glossary(papers), site_title_for(papers, settings), updated, settings.site_url, session, writer,
                 listed=writer is not None,
             )
+            if pending is None:
+                outputs["map.json"] = topic_map.result()  # last: the other pages were made meanwhile
+            else:
+                pending["map.json"] = topic_map
             t = lap("render", t)
     except BaseException:
-        from .mapfile import cancel as cancel_map
+        from generator.runtime import map_process
 
-        cancel_map()  # the topic map linking may have started is not wanted now
+        map_process.cancel()  # the topic map linking may have started is not wanted now
         if writer is not None:
             writer.abandon()
         raise

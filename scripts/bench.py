@@ -178,7 +178,7 @@ import generator.pipeline as pipeline
 stages = [{"stage": "import", "seconds": time.perf_counter() - started, "peak_kib": peak_kib()}]
 
 # Newer pipelines import their stages when a run has work to do: those are wrapped where they live.
-HOMES = {"link": "generator.link", "glossary": "generator.link", "render_site": "generator.render"}
+HOMES = {"link": "generator.link.corpus", "glossary": "generator.link.corpus", "render_site": "generator.render.site"}
 
 def wrap(name, label):
     module = pipeline
@@ -504,9 +504,9 @@ def site_title(docs: Path) -> str | None:
     return str(title) if title else None
 
 
-# The package's theme and what the plugin adds to a site with it (generator/assets.py): a bare
+# The package's theme and what the plugin adds to a site with it (generator/plugin/assets.py): a bare
 # build of a checkout whose theme lives in the package gets them from its mkdocs.yml instead.
-PACKAGE_THEME = Path("generator") / "theme"
+PACKAGE_THEMES = (Path("generator") / "plugin" / "theme", Path("generator") / "theme")  # this layout, older checkouts'
 
 
 def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> str:
@@ -514,7 +514,7 @@ def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> s
     theme paths; the package's theme (a checkout with the plugin) as its custom_dir."""
     out, skipping = [], False
     seen = set()
-    theme = project.root / PACKAGE_THEME
+    theme = next((project.root / t for t in PACKAGE_THEMES if (project.root / t).is_dir()), project.root / PACKAGE_THEMES[0])
     for line in project.config.read_text(encoding="utf-8").splitlines():
         top = re.match(r"([A-Za-z_][\w-]*)\s*:", line)
         if top:
@@ -540,7 +540,7 @@ def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> s
         if key not in seen:
             out.append(f"{key}: {json.dumps(str(value))}")
     if theme.is_dir():
-        from generator import assets  # this checkout's list; the theme's files are the project's
+        from generator.plugin import assets  # this checkout's list; the theme's files are the project's
 
         for key, paths in (("extra_javascript", assets.JAVASCRIPT), ("extra_css", assets.CSS)):
             out += [f"{key}:", *(f"  - {path}" for path in paths)]
@@ -675,7 +675,7 @@ def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path]) -
     plugins = re.search(r"^plugins:\n(?:[ \t#-].*\n|\n)*", project.config.read_text(encoding="utf-8") + "\n", re.M)
     block = plugins.group(0) if plugins else "plugins:\n  - abstracts:\n      inputs: []\n"
     block = re.sub(r"^(\s+inputs:).*$", lambda m: f"{m.group(1)} {json.dumps([str(p) for p in inputs])}", block, flags=re.M)
-    theme = project.root / PACKAGE_THEME
+    theme = next((project.root / t for t in PACKAGE_THEMES if (project.root / t).is_dir()), project.root / PACKAGE_THEMES[0])
     if theme.is_dir():  # the plugin adds the theme and its assets itself
         text = re.sub(r"^  custom_dir: .*\n", "", text, count=1, flags=re.M)
         text = re.sub(r"^extra_(javascript|css):\n(  - .*\n)*", "", text, flags=re.M)

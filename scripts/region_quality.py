@@ -46,10 +46,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 def load(repo: Path, files: list[Path], cache: Path):
     sys.path.insert(0, str(repo))
     from generator import pipeline
-    from generator.cache import RunCache
+    from generator.runtime.runcache import RunCache
     from generator.errors import Report
-    from generator.link import link
-    from generator.sources import input_files
+    from generator.link.corpus import link
+    from generator.sources.readers import input_files
 
     settings, report = pipeline.Settings(), Report()
     papers = pipeline.load(input_files(files, report), settings, report, RunCache(cache, None))  # in the order a build reads them
@@ -58,18 +58,18 @@ def load(repo: Path, files: list[Path], cache: Path):
 
 def broad_regions(papers) -> tuple[list[set[str]], list[tuple[str | None, np.ndarray]]]:
     """Every broad region as (label or None, members), as the map makes them."""
-    from generator import explore
+    from generator.explore import data as explore
 
     terms = [explore._terms(p) for p in papers]
     frequency = Counter(t for paper_terms in terms for t in paper_terms)
     k = explore._region_count(len(papers), *explore.BROAD)
     if hasattr(explore, "named_regions"):
-        from generator.topics import topic_vectors
+        from generator.explore.topics import topic_vectors
 
         features = topic_vectors(papers)
         named = explore.named_regions(terms, features, k, frequency, broad=True)
     else:  # a checkout from before named_regions: regions on the related-papers graph
-        from generator.topicmap import topic_vectors
+        from generator.explore.topicmap import topic_vectors
 
         features = topic_vectors(papers, explore.TOPIC_DIMS)
         named, taken = [], set()
@@ -84,7 +84,7 @@ def broad_regions(papers) -> tuple[list[set[str]], list[tuple[str | None, np.nda
 
 
 def stems(text: str) -> set[str]:
-    from generator.explore import _LOOSE
+    from generator.explore.data import _LOOSE
 
     return {w[:5] for w in _WORD.findall(text.casefold()) if w not in _LOOSE | {"models", "model", "systems", "methods"}}
 

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import train_tags  # noqa: E402  (scripts/ is on the path when run as a script)
-from generator.evaluate import derive, load  # noqa: E402
+from generator.quality.evaluate import derive, load  # noqa: E402
 
 
 def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[str]:

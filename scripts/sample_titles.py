@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import train  # noqa: E402  (scripts/ is on the path when run as a script)
-from generator import learned  # noqa: E402
-from generator.evaluate import derive, load  # noqa: E402
+from generator.language import learned  # noqa: E402
+from generator.quality.evaluate import derive, load  # noqa: E402
 
 
 @click.command()

@@ -26,7 +26,7 @@ and writes their parameters to `generator/data/choices.yml` and
 
 With --report it also validates leave-one-venue-out: for each venue (iclr, colm, corl,
 ijcai, 3dv) the models are trained on the other venues only and the real pipeline
-(`generator.evaluate`) scores every corpus of the held-out venue. Those are the figures
+(`generator.quality.evaluate`) scores every corpus of the held-out venue. Those are the figures
 to quote; the shipped parameters are then trained on all venues.
 """
 
@@ -49,16 +49,17 @@ from sklearn.linear_model import LogisticRegression, Ridge
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator import learned, markup  # noqa: E402
-from generator.enrich import _bold_words  # noqa: E402
+from generator.language import learned  # noqa: E402
+from generator.sources import markup
+from generator.enrich.paper import _bold_words  # noqa: E402
 from generator.errors import Report  # noqa: E402
-from generator.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1  # noqa: E402
-from generator.features import content_words, name_features, phrase_features, sentence_features, word_counts  # noqa: E402
-from generator.names import NOT_INTRODUCED, find_acronyms, name_candidates  # noqa: E402
-from generator.sources import read_file  # noqa: E402
-from generator.textutil import sentences  # noqa: E402
-from generator.titles import descriptor_candidates  # noqa: E402
-from generator.titlegate import third_person  # noqa: E402
+from generator.quality.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1  # noqa: E402
+from generator.enrich.features import content_words, name_features, phrase_features, sentence_features, word_counts  # noqa: E402
+from generator.enrich.names import NOT_INTRODUCED, find_acronyms, name_candidates  # noqa: E402
+from generator.sources.readers import read_file  # noqa: E402
+from generator.language.textutil import sentences  # noqa: E402
+from generator.enrich.titles import descriptor_candidates  # noqa: E402
+from generator.enrich.titlegate import third_person  # noqa: E402
 
 DATA = ROOT / "generator" / "data"
 MIN_WORD_COUNT = 5  # words seen fewer times in all titles and abstracts get no titleness

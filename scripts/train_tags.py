@@ -5,7 +5,7 @@
 Every spelling that fires in an abstract proposes its tag (`tagging.mentions`); each
 candidate is described by `tagevidence.features` (which spelling, how often, where, the
 words either side, whether the paper's other candidates share its area). Its label: the
-tag matches one of the paper's author keywords the way `generator.evaluate` counts tag
+tag matches one of the paper's author keywords the way `generator.quality.evaluate` counts tag
 precision (term tokens equal or one containing the other), or the keyword's vocabulary
 tag is this tag ('LLMs' -> large language models). A logistic regression on those rows
 is written to `generator/data/tag_evidence.yml` (deterministic: same corpora, same bytes),
@@ -21,7 +21,7 @@ with two cut-offs chosen on the training papers:
 Only corpora with author keywords train (`evaluate.keyword_kind`): colm, corl, iclr
 (2017, 2018) and 3dv; IJCAI's keywords are area labels. With --report it validates
 leave-one-venue-out: for each venue the model is fitted on the other venues only and
-the real pipeline (`generator.evaluate`) scores every corpus of the held-out venue
+the real pipeline (`generator.quality.evaluate`) scores every corpus of the held-out venue
 (and, for IJCAI, with the model fitted on every keyword venue). Those are the figures
 to quote; the shipped parameters are then fitted on all keyword venues.
 """
@@ -44,17 +44,19 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator import keyphrases, markup, tagevidence  # noqa: E402
-from generator.link import _phrase_like  # noqa: E402
-from generator.names import find_acronyms  # noqa: E402
-from generator.textutil import fold, normalise_term, singular  # noqa: E402
+from generator.link import keyphrases  # noqa: E402
+from generator.sources import markup
+from generator.enrich import tagevidence
+from generator.link.corpus import _phrase_like  # noqa: E402
+from generator.enrich.names import find_acronyms  # noqa: E402
+from generator.language.textutil import fold, normalise_term, singular  # noqa: E402
 from generator.errors import Report  # noqa: E402
-from generator.evaluate import evaluate_records, keyword_kind, tag_matches_keywords  # noqa: E402
-from generator.learned import Linear  # noqa: E402
-from generator.sources import read_file  # noqa: E402
-from generator import tagging  # noqa: E402
-from generator.evaluate import contains, term_tokens  # noqa: E402
-from generator.tagging import candidate_phrases, mentions, normalise_keyword  # noqa: E402
+from generator.quality.evaluate import evaluate_records, keyword_kind, tag_matches_keywords  # noqa: E402
+from generator.language.learned import Linear  # noqa: E402
+from generator.sources.readers import read_file  # noqa: E402
+from generator.enrich import tagging  # noqa: E402
+from generator.quality.evaluate import contains, term_tokens  # noqa: E402
+from generator.enrich.tagging import candidate_phrases, mentions, normalise_keyword  # noqa: E402
 from train import venue  # noqa: E402  (the same leave-one-venue-out unit as the title models)
 
 DATA = ROOT / "generator" / "data"
@@ -230,7 +232,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
         "# Logistic regression: is a vocabulary tag that fired among the paper's author keywords?\n"
-        "# Features (generator/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
+        "# Features (generator/enrich/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
         "# either side), log_count, first_sentence, we_sentence, sentence_share, first_at, area_share,\n"
         "# rank=, log_candidates, modifier, subject. A derived tag needs probability >= threshold; a tag too common\n"
         "# in a collection stays where its probability is >= central.\n"
@@ -254,7 +256,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
         "# Logistic regression: is a candidate phrase (2-4 content words) one of the paper's author\n"
-        "# keywords? Features: generator/keyphrases.py. A phrase no other abstract uses, used once,\n"
+        "# keywords? Features: generator/link/keyphrases.py. A phrase no other abstract uses, used once,\n"
         "# becomes a key phrase only with probability >= once.\n"
     )
     body = {"once": phrases.once, "bias": phrases.bias, "weights": dict(zip(keyphrases.FEATURES, phrases.weights))}

@@ -9,7 +9,7 @@ import sys
 import time
 
 from conftest import ROOT
-from generator.write import write_site
+from generator.output.files import write_site
 
 FILES = 120
 SIZE = 200_000
@@ -19,7 +19,7 @@ SIZE = 200_000
 CHILD = """
 import sys, time
 from pathlib import Path
-from generator import write
+from generator.output import files as write
 real_replace = write.os.replace
 def slow_replace(source, target):
     time.sleep(0.01)

@@ -17,8 +17,8 @@ from conftest import HOSTILE_URLS, Dom, run_cli
 from test_scale import PAGE_BUDGET
 from generator.errors import InputError
 from generator.pipeline import generate
-from generator.sources import read_file
-from generator.urlpolicy import web_url
+from generator.sources.readers import read_file
+from generator.sources.urlpolicy import web_url
 
 A = "We propose AlphaNet, a network for graph classification. It works well on molecules."
 B = "We study the convergence of stochastic gradient descent in deep linear networks."

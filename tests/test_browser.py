@@ -308,7 +308,7 @@ def test_math_renders_and_no_tex_source_shows(tab):
     tab.assert_clean()
 
 
-# 3: search: Pagefind's chunked index in Material's search box (generator/theme/assets/javascripts/search.js).
+# 3: search: Pagefind's chunked index in Material's search box (generator/plugin/theme/assets/javascripts/search.js).
 
 
 def search(page, query: str):
@@ -450,8 +450,8 @@ def test_the_first_search_downloads_only_a_few_index_files(browser, base):
 @pytest.fixture(scope="module")
 def parted(tmp_path_factory):
     """The seeds site with its search index in parts (as a site of more than 6,000 pages has
-    it, generator/searchindex.py), served: its base URL."""
-    from generator import newsite
+    it, generator/plugin/searchindex.py), served: its base URL."""
+    from generator.plugin import newsite
 
     folder = tmp_path_factory.mktemp("parted")
     config = folder / "mkdocs.yml"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import generator.enrich as enriching
-from generator import cache
+import generator.enrich.paper as enriching
+from generator.runtime import runcache as cache
 from generator.pipeline import generate
 
 ABSTRACTS = [

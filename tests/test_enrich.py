@@ -8,15 +8,15 @@ from functools import cache
 import pytest
 
 from conftest import SEEDS
-from generator.enrich import classify_link, enrich, paper_id, slugify
+from generator.enrich.paper import classify_link, enrich, paper_id, slugify
 from generator.errors import Report
 from generator.model import Origin, Record
-from generator.names import find_acronyms, looks_like_name
-from generator.sources import read_inputs
-from generator.tagging import area_names, candidate_phrases, normalise_keyword
-from generator.textutil import gerund, sentences, title_case
-from generator.titlegate import title_defects
-from generator.titles import MAX_SUMMARY_CHARS
+from generator.enrich.names import find_acronyms, looks_like_name
+from generator.sources.readers import read_inputs
+from generator.enrich.tagging import area_names, candidate_phrases, normalise_keyword
+from generator.language.textutil import gerund, sentences, title_case
+from generator.enrich.titlegate import title_defects
+from generator.enrich.titles import MAX_SUMMARY_CHARS
 
 
 @cache

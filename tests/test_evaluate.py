@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator.evaluate import (
+from generator.quality.evaluate import (
     TitleName,
     best_lift,
     area_agreement,
@@ -240,7 +240,7 @@ def test_evaluates_the_start_of_a_real_corpus():
 def test_command_prints_a_table_and_writes_json(tmp_path):
     out = tmp_path / "metrics.json"
     result = subprocess.run(
-        [sys.executable, "-m", "generator.evaluate", str(corpus("corl2025.jsonl")), "--limit", "30", "--json", str(out)],
+        [sys.executable, "-m", "generator.quality.evaluate", str(corpus("corl2025.jsonl")), "--limit", "30", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr
@@ -253,7 +253,7 @@ def test_command_prints_a_table_and_writes_json(tmp_path):
 
 def test_command_reports_a_missing_corpus_cleanly(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "generator.evaluate", str(tmp_path / "nope.jsonl")],
+        [sys.executable, "-m", "generator.quality.evaluate", str(tmp_path / "nope.jsonl")],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 2

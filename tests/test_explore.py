@@ -6,8 +6,8 @@ import numpy as np
 
 from scipy import sparse
 
-from generator.explore import _densest, _label, named_regions
-from generator.topics import _truncated_svd
+from generator.explore.data import _densest, _label, named_regions
+from generator.explore.topics import _truncated_svd
 
 
 def name(*groups: tuple[int, set[str]], others: int = 400) -> str | None:

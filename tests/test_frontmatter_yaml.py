@@ -4,7 +4,7 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from generator.frontmatter_yaml import dump
+from generator.render.frontmatter_yaml import dump
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

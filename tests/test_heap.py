@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from generator.heap import UNFREEZE_EVERY, Heap, collector_paused
+from generator.runtime.heap import UNFREEZE_EVERY, Heap, collector_paused
 
 
 def test_a_run_leaves_no_young_objects_for_the_collector_to_walk():

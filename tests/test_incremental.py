@@ -1,4 +1,4 @@
-"""Under `mkdocs serve` the generator remembers what each run derived (generator.session) and
+"""Under `mkdocs serve` the generator remembers what each run derived (generator.runtime.session) and
 recomputes only what an edit changes. Whatever it remembers, the files it leaves must be the
 very bytes a cold run writes for the same input: after edits, additions and deletions."""
 
@@ -17,7 +17,7 @@ import pytest
 
 from conftest import corpus_file
 from generator.pipeline import Settings, generate
-from generator.session import Session
+from generator.runtime.session import Session
 
 
 def generated(docs: Path) -> dict[str, bytes]:
@@ -100,17 +100,17 @@ def test_runs_that_remember_write_what_a_cold_run_writes(tmp_path):
 
 @pytest.mark.parametrize("margin, moved", [(40, 0.002), (2, 0.5)])
 def test_remembered_candidate_search_finds_what_a_cold_search_finds(margin, moved, monkeypatch):
-    # generator.candidates keeps each paper's best candidates between runs and corrects them
+    # generator.link.related.candidates keeps each paper's best candidates between runs and corrects them
     # after an edit: the same indices and cosines as a search from scratch, after edits
     # (including words that enter or leave the vocabulary), additions and deletions. With a
     # margin of 2, and papers that moved by up to 0.5 only corrected, its bound on the papers
     # it did not keep decides for many papers.
-    from generator import candidates
-    from generator.candidates import nearest
+    from generator.link.related import candidates
+    from generator.link.related.candidates import nearest
 
     monkeypatch.setattr(candidates, "MARGIN", margin)
     monkeypatch.setattr(candidates, "MOVED", moved)
-    from generator.similar import vectors
+    from generator.link.related.similar import vectors
 
     rng = random.Random(7)
     documents = [row["abstract"] for row in records("colm2025.jsonl", 0, 260)]
@@ -205,8 +205,8 @@ def test_a_remembered_shared_topic_check_follows_the_candidates_topics():
     # Under `mkdocs serve` a paper's row of 'shares no topic' flags (similar._unsupported) is
     # kept while its paper and candidates keep their topics: a candidate that gains a topic
     # of the paper, or another candidate in the row, is checked again.
-    from generator.session import Kept
-    from generator.similar import _unsupported
+    from generator.runtime.session import Kept
+    from generator.link.related.similar import _unsupported
 
     kept = Kept()
     topics = [frozenset({"diffusion models"}), frozenset({"robot learning"}), frozenset({"graph neural networks"})]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.enrich import enrich
+from generator.enrich.paper import enrich
 from dataclasses import replace
 
 import pytest
 
-from generator.link import add_mentions, add_related, drop_dominant_tags, link
+from generator.link.corpus import add_mentions, add_related, drop_dominant_tags, link
 from generator.model import Origin, Record
 
 
@@ -61,7 +61,7 @@ def test_related_vectors_are_scikit_learns_tfidf():
     # similar.vectorize builds with numpy what TfidfVectorizer built (linking no longer imports it).
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from generator.similar import vectorize
+    from generator.link.related.similar import vectorize
 
     topics = ["graph neural networks", "diffusion models", "robot grasping", "language model agents", "protein folding"]
     documents = [f"We study {topics[i % 5]} and {topics[(i * 2 + 1) % 5]} with the model-{i % 3} of 2024, again {topics[i % 5]}." for i in range(30)]
@@ -77,7 +77,7 @@ def test_related_vectors_are_scikit_learns_tfidf():
 def test_vectors_from_document_beginnings_read_ahead_are_the_vectors_of_whole_documents():
     # Linking reads each document's beginning (title, abstract) while key phrases are scored and
     # only the rest (tags, key phrases) after: the same words, numbered alike, the same vectors.
-    from generator import similar
+    from generator.link.related import similar
 
     heads = ["Graph Neural Networks for ΟΔΟΣ", "", "We study ΣΊΣΥΦΟΣ and İstanbul data", "words words graph", "   spaced  out  "]
     tails = [" graph neural networks diffusion", " lonely tail, words before their head", "", " istanbul neural", " spaced out again graph"]
@@ -173,7 +173,7 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
 def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_words():
     # Issue 15: links whose papers share no tag, phrase or name could only be explained by a
     # lone word, and their keywords overlap about as much as random pairs'.
-    from generator.similar import neighbours
+    from generator.link.related.similar import neighbours
 
     documents = [
         "bees entrance counts microphones hive acoustic sensors wooden boxes",
@@ -194,8 +194,8 @@ def test_key_phrases_follow_the_verb_list_in_use():
     must follow the list in use, not the one an earlier fold cached."""
     import dataclasses
 
-    from generator import learned
-    from generator.link import _phrase_like
+    from generator.language import learned
+    from generator.link.corpus import _phrase_like
 
     try:
         for verbs, expected in ((frozenset(), True), (frozenset({"suggest"}), False), (frozenset(), True)):
@@ -207,7 +207,7 @@ def test_key_phrases_follow_the_verb_list_in_use():
 
 def test_candidates_judged_together_are_judged_as_one_at_a_time():
     # link judges the shape of ~200,000 candidate phrases at once, each first and last word once.
-    from generator.keyphrases import phrase_like, phrases_like
+    from generator.link.keyphrases import phrase_like, phrases_like
 
     phrases = [
         "instruction tuning", "enables agents", "Findings Suggest", "fully connected layers", "efficiently trained models",

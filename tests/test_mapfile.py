@@ -1,5 +1,5 @@
-"""The topic map is started by linking, as soon as related papers are found, and is the very
-map the rendering would make itself from the linked papers."""
+"""The topic map is started as soon as linking has found related papers, and is the very map
+that would be made from the linked papers."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from dataclasses import replace
 import pytest
 
 from conftest import SEEDS
-from generator import mapfile, parallel
+from generator.explore import mapfile
+from generator.runtime import map_process
+from generator.runtime import parallel
 from generator.errors import Report
-from generator.link import link
+from generator.link.corpus import link
 from generator.pipeline import RunCache, Settings, load
-from generator.sources import input_files
-from generator.topicmap import _graph, graph_of
+from generator.sources.readers import input_files
+from generator.explore.topicmap import _graph, graph_of
 
 
 @pytest.fixture(scope="module")
@@ -37,24 +39,24 @@ def _forks(monkeypatch) -> list[int]:
 
 def test_the_map_started_while_linking_is_the_one_made_from_the_linked_papers(seeds_papers, monkeypatch):
     forks = _forks(monkeypatch)
-    linked = link(seeds_papers, 5)
-    assert forks == [1]  # linking started the map
-    ahead = mapfile.made(linked)
+    linked = link(seeds_papers, 5, neighbours_found=map_process.start)
+    assert forks == [1]  # the map started while linking
+    ahead = map_process.made(linked)
     assert forks == [1]  # and the rendering takes it: no second process
     assert ahead.result() == mapfile.map_json(linked)
 
 
 def test_the_graph_from_neighbour_lists_is_the_graph_of_related_papers(seeds_papers):
-    linked = link(seeds_papers, 5)
-    mapfile.made(linked).result()
+    linked = link(seeds_papers, 5, neighbours_found=map_process.start)
+    map_process.made(linked).result()
     index = {p.id: i for i, p in enumerate(linked)}
     lists = [[(index[r.id], r.score + 0.0004) for r in p.related] for p in linked]  # cosines round to the scores
     assert (graph_of(lists) != _graph(linked)).nnz == 0
 
 
 def test_papers_linking_did_not_start_it_for_get_their_own_map(seeds_papers):
-    linked = link(seeds_papers, 5)
+    linked = link(seeds_papers, 5, neighbours_found=map_process.start)
     edited = [replace(linked[0], title="Another title"), *linked[1:]]
-    own = mapfile.made(edited)
-    assert [later for _, later in mapfile._ahead] == [own]  # the map started ahead is dropped (stopped)
+    own = map_process.made(edited)
+    assert [later for _, later in map_process._ahead] == [own]  # the map started ahead is dropped (stopped)
     assert '"Another title"' in own.result() and own.result() == mapfile.map_json(edited)

@@ -6,7 +6,7 @@ import markdown
 import pytest
 
 from conftest import Dom
-from generator.markup import to_markdown, to_plain, trim_url, urls
+from generator.sources.markup import to_markdown, to_plain, trim_url, urls
 
 
 def render(abstract: str) -> str:
@@ -107,7 +107,7 @@ def test_plain_text_for_titles_and_search():
     assert to_plain(r"the \textbf{RE}cipe of $\beta$-VAE, 90\%") == "the REcipe of β-VAE, 90%"
 
 
-# URLs in an abstract: only http(s) becomes a link (generator.urlpolicy); the rest is text.
+# URLs in an abstract: only http(s) becomes a link (generator.sources.urlpolicy); the rest is text.
 @pytest.mark.parametrize(
     "abstract, expected_markdown, expected_links",
     [

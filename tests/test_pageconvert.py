@@ -1,4 +1,4 @@
-"""A one-off build converts its pages' Markdown on both cores (generator.pageconvert): the
+"""A one-off build converts its pages' Markdown on both cores (generator.plugin.pageconvert): the
 site is the same byte for byte as on one core, and what MkDocs and other plugins do for each
 page (warnings, --strict, Markdown changed by a hook) comes out as on one core.
 
@@ -20,7 +20,7 @@ from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
 from conftest import ROOT, SEEDS
-from generator import pageconvert
+from generator.plugin import pageconvert
 
 BROKEN = "zz/broken.md"
 HOOKED = "zz/hooked.md"

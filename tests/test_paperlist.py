@@ -1,4 +1,4 @@
-"""Listing pages' paper lists are converted one distinct item at a time (generator.paperlist):
+"""Listing pages' paper lists are converted one distinct item at a time (generator.plugin.paperlist):
 the HTML is the same byte for byte as Python-Markdown's own conversion, links are still
 rewritten and checked by MkDocs, and anything else converts as usual."""
 
@@ -16,8 +16,10 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 from conftest import ROOT, SEEDS
-from generator import assets, paperlist, render
-from generator.markup import BOLD_CLOSE, BOLD_OPEN, ITALIC_CLOSE, ITALIC_OPEN
+from generator.plugin import assets
+from generator.plugin import paperlist
+from generator.render import site as render
+from generator.sources.markup import BOLD_CLOSE, BOLD_OPEN, ITALIC_CLOSE, ITALIC_OPEN
 
 EXTENSIONS = [*assets.MARKDOWN_EXTENSIONS, "admonition", "pymdownx.superfences", "pymdownx.details"]
 CONFIGS = {name: dict(options) for name, options in assets.MARKDOWN_EXTENSIONS.items()}
@@ -77,7 +79,7 @@ def test_any_titles_and_summaries_convert_to_the_same_html(fields):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(paperlist, "_site_extensions", None)
         paperlist.use_site_extensions(lambda: (EXTENSIONS, CONFIGS))
-        # Titles and summaries arrive stripped and single-spaced (generator.enrich).
+        # Titles and summaries arrive stripped and single-spaced (generator.enrich.paper).
         papers = [SimpleNamespace(title=" ".join(t.split()) or "t", slug=f"p{i}", summary=" ".join(s.split()) or "s") for i, (t, s) in enumerate(fields)]
         text = listing(papers)
         assert convert(text, with_extension=True) == convert(text, with_extension=False)

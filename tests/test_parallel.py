@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from conftest import corpus_file
-from generator import parallel, render
+from generator.runtime import parallel
+from generator.render import site as render
 from generator.errors import InputError
-from generator.link import glossary
+from generator.link.corpus import glossary
 from generator.pipeline import Settings, generate
 
 
@@ -84,9 +85,9 @@ def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypa
 def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     """Under `mkdocs serve` the renderer reuses the last run's pages: after an edit its output
     must equal a cold render of the edited papers."""
-    from generator.enrich import enrich
-    from generator.link import link
-    from generator.sources import read_files
+    from generator.enrich.paper import enrich
+    from generator.link.corpus import link
+    from generator.sources.readers import read_files
     from generator.errors import Report
 
     records = read_files([corpus_slice(tmp_path, 40)], Report())
@@ -133,10 +134,10 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
 
 
 def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_at_once(tmp_path, monkeypatch):
-    from generator import link
+    from generator.link import corpus as link
     from generator.errors import Report
     from generator.pipeline import RunCache, load
-    from generator.sources import input_files
+    from generator.sources.readers import input_files
 
     source = corpus_slice(tmp_path, parallel.MIN_ITEMS + 10)  # enough for linking's forked process
     report = Report()

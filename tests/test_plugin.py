@@ -155,7 +155,7 @@ def test_under_serve_a_rebuild_that_changed_no_page_does_not_index_the_site_agai
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    from generator.searchindex import Indexer
+    from generator.plugin.searchindex import Indexer
 
     folder = site_folder(tmp_path / "served", "\n      inputs: [seeds]")
     (folder / "docs" / "about.md").write_text("# About\n\nMine.\n", encoding="utf-8")

@@ -21,14 +21,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import HOSTILE_URLS, Dom
-from generator.enrich import enrich, paper_id
+from generator.enrich.paper import enrich, paper_id
 from generator.errors import InputError, Report
-from generator.link import glossary, link
-from generator.markup import segments, to_markdown, to_plain
+from generator.link.corpus import glossary, link
+from generator.sources.markup import segments, to_markdown, to_plain
 from generator.pipeline import generate
-from generator.render import render_site
-from generator.sources import READERS, read_file
-from generator.urlpolicy import web_url
+from generator.render.site import render_site
+from generator.sources.readers import READERS, read_file
+from generator.sources.urlpolicy import web_url
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "600"))
 

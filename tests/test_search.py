@@ -89,7 +89,7 @@ def test_a_build_indexes_what_it_wrote_though_pages_were_streamed_while_renderin
     """Builds send each page to Pagefind as MkDocs renders it. Pages written without passing
     through (404.html) are indexed from the site folder, and a page changed after it was sent
     (another plugin rewriting the HTML) is indexed as written."""
-    from generator.searchindex import Stream
+    from generator.plugin.searchindex import Stream
 
     def page(title: str, words: str) -> str:
         return f"<!doctype html><html lang='en'><head><title>{title}</title></head><body><main data-pagefind-body><h1>{title}</h1><p>{words}</p></main></body></html>"
@@ -154,7 +154,7 @@ def test_a_large_site_is_indexed_in_parts_that_hold_every_page_once(tmp_path):
     """Pagefind holds a whole index in memory while writing it (1.5 GB at 12,000 papers): past
     `part_pages` pages the site is indexed in parts, one process each, written one at a time.
     The first part is the bundle search.js loads, the others are listed for it to merge."""
-    from generator.searchindex import Stream
+    from generator.plugin.searchindex import Stream
 
     site = tmp_path / "site"
     pages = animal_site(site)
@@ -172,7 +172,7 @@ def test_the_site_folder_is_indexed_in_the_same_parts_and_pages_gone_meanwhile_a
     page in the same part), so a large site never has one Pagefind process hold it all
     (1.6 GB at 12,000 papers). A page listed but gone when read (a rebuild meanwhile; here a
     link to nothing) is left out."""
-    from generator.searchindex import Stream, build
+    from generator.plugin.searchindex import Stream, build
 
     site = tmp_path / "site"
     pages = animal_site(site)
@@ -199,7 +199,7 @@ def test_pagefind_is_sent_only_each_pages_article_and_indexes_the_site_the_same(
     A page with a mark outside its article (a site's own template) is sent whole."""
     import shutil
 
-    from generator.searchindex import Stream, build, indexed_region
+    from generator.plugin.searchindex import Stream, build, indexed_region
 
     site = tmp_path / "site"
     shutil.copytree(seeds_site[0], site, ignore=shutil.ignore_patterns("pagefind"))
@@ -228,7 +228,7 @@ def test_a_background_index_that_fails_once_is_made_again(tmp_path, monkeypatch)
         if len(calls) == 1:
             raise ValueError("Expecting value: line 1 column 1 (char 0)")
 
-    from generator import searchindex
+    from generator.plugin import searchindex
 
     monkeypatch.setattr(searchindex, "build", flaky)
     indexer = searchindex.Indexer(background=True)
@@ -240,7 +240,7 @@ def test_a_background_index_that_fails_once_is_made_again(tmp_path, monkeypatch)
 
 
 def test_a_site_is_indexed_again_only_when_a_page_was_added_removed_or_rendered_otherwise():
-    from generator.searchindex import Seen
+    from generator.plugin.searchindex import Seen
 
     seen = Seen()
 

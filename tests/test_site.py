@@ -13,8 +13,8 @@ import pytest
 
 from conftest import SEEDS, corpus_file, run_cli
 from generator.errors import Report
-from generator.markup import segments
-from generator.sources import read_inputs
+from generator.sources.markup import segments
+from generator.sources.readers import read_inputs
 
 
 class Page(HTMLParser):

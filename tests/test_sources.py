@@ -9,7 +9,7 @@ import pytest
 
 from conftest import CORPUS, SEEDS, corpus_file
 from generator.errors import InputError, Report
-from generator.sources import read_file, read_inputs
+from generator.sources.readers import read_file, read_inputs
 
 ABSTRACT_A = "We propose Alpha, a method for testing readers. It works."
 ABSTRACT_B = "We study beta decay in neural networks. Results follow."

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import tagevidence
-from generator.enrich import enrich
+from generator.enrich import tagevidence
+from generator.enrich.paper import enrich
 from generator.model import Origin, Record
-from generator.tagging import vocabulary
+from generator.enrich.tagging import vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +84,7 @@ def test_evidence_features_say_where_and_how_a_tag_is_mentioned():
 
 def test_the_package_scores_tags_without_scikit_learn():
     # scikit-learn is only in the [eval] extra: training may use it, generating may not.
-    code = "import sys, generator.tagevidence, generator.enrich; sys.exit('sklearn' in sys.modules)"
+    code = "import sys, generator.enrich.tagevidence, generator.enrich.paper; sys.exit('sklearn' in sys.modules)"
     import subprocess
 
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
@@ -106,7 +106,7 @@ def test_training_twice_gives_the_same_model():
 def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
     import yaml
 
-    from generator import tagging
+    from generator.enrich import tagging
 
     learned = yaml.safe_load(resources.files("generator").joinpath("data").joinpath(tagging.LEARNED).read_text(encoding="utf-8"))
     curated = yaml.safe_load(resources.files("generator").joinpath("data").joinpath("vocabulary.yml").read_text(encoding="utf-8"))
@@ -121,7 +121,8 @@ def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
 
 
 def test_a_learned_tag_is_matched_but_never_changes_a_title():
-    from generator import names, tagging
+    from generator.enrich import names
+    from generator.enrich import tagging
 
     abstract = (
         "We present GCBF, a graph control barrier function for safe multi-agent navigation. The control barrier "
@@ -144,7 +145,7 @@ def test_a_learned_tag_is_matched_but_never_changes_a_title():
 
 
 def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads():
-    from generator import keyphrases
+    from generator.link import keyphrases
 
     model = keyphrases.phrase_model()
     assert 0.0 < model.once < 1.0 and len(model.weights) == len(keyphrases.FEATURES)
@@ -165,7 +166,7 @@ def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads()
     [("attention transfer", "attention transfer", 2, 0.1, 3, 0), ("fully connected layer", "Fully Connected Layers", 1, 0.7, 1, 1), ("novel framework", "novel framework", 3, 0.0, 9, 3)],
 )
 def test_link_scores_a_phrase_exactly_as_the_trained_features_say(key, spelling, count, position, df, longer):
-    from generator import keyphrases
+    from generator.link import keyphrases
 
     model = keyphrases.phrase_model()
     features = keyphrases.features(key, spelling, count, position, df, 300, longer, model)
@@ -185,7 +186,7 @@ def test_topics_beyond_machine_learning_are_tags_that_never_change_a_title():
 
 
 def test_an_acronym_inside_a_hyphenated_name_is_not_that_acronym():
-    from generator.tagging import mentions
+    from generator.enrich.tagging import mentions
 
     # ICL-NUIM is a data set, not in-context learning; ICL on its own, or 'ICL-based', still is.
     assert "in-context learning" not in {m.tag for m in mentions("We test on the TUM, ICL-NUIM and ScanNet data sets.")}
@@ -194,7 +195,7 @@ def test_an_acronym_inside_a_hyphenated_name_is_not_that_acronym():
 
 
 def test_a_short_spelling_after_a_longer_one_means_the_longer_tag():
-    from generator.tagging import mentions
+    from generator.enrich.tagging import mentions
 
     # 2017's neural language models are not large language models, even where the abstract
     # later says only 'the language model'.
@@ -215,7 +216,7 @@ def test_a_tag_mention_followed_by_a_verb_is_marked_as_what_a_sentence_reports_o
 
 
 def test_key_phrases_are_noun_phrases_not_clause_pieces_around_a_verb():
-    from generator.link import _phrase_like
+    from generator.link.corpus import _phrase_like
 
     for piece in ("findings suggest", "obtain human", "LLMs struggle", "sheds light"):
         assert not _phrase_like(piece), piece
@@ -224,7 +225,7 @@ def test_key_phrases_are_noun_phrases_not_clause_pieces_around_a_verb():
 
 
 def test_a_phrase_the_abstract_defines_an_acronym_for_or_authors_give_as_a_keyword_scores_higher():
-    from generator import keyphrases
+    from generator.link import keyphrases
 
     model = keyphrases.phrase_model()
     assert "test time training" in model.keywords or "imitation learning" in model.keywords

@@ -1,6 +1,6 @@
 import re
 
-from generator.textutil import Caseless
+from generator.language.textutil import Caseless
 
 
 def test_caseless_search_finds_what_the_ignore_case_pattern_finds():

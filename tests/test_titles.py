@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from generator import learned
-from generator.names import IntroducedName, find_acronyms, name_candidates
-from generator.titlegate import title_defects
-from generator.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, derive_title
+from generator.language import learned
+from generator.enrich.names import IntroducedName, find_acronyms, name_candidates
+from generator.enrich.titlegate import title_defects
+from generator.enrich.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, derive_title
 
 
 @pytest.mark.parametrize(
@@ -223,7 +223,7 @@ def test_a_common_abbreviation_is_not_a_name():
 
 
 def test_a_past_tense_makes_no_gerund():
-    from generator.titles import _purpose, contribution_phrases
+    from generator.enrich.titles import _purpose, contribution_phrases
 
     phrases = [p.text for p in contribution_phrases("In this work we proposed pure or approximate DP algorithms for pairwise learning.")]
     assert phrases and not any("eding" in p for p in phrases), phrases
@@ -232,7 +232,7 @@ def test_a_past_tense_makes_no_gerund():
 
 @pytest.mark.parametrize("verb, expected", [("embed", "embedding"), ("shift", "shifting"), ("control", "controlling"), ("plan", "planning"), ("study", "studying")])
 def test_gerunds_are_spelled_right(verb, expected):
-    from generator.textutil import gerund
+    from generator.language.textutil import gerund
 
     assert gerund(verb) == expected
 
@@ -245,6 +245,6 @@ def test_gerunds_are_spelled_right(verb, expected):
 )
 def test_a_title_article_follows_the_sound_of_the_next_word(phrase, article):
     """'UniGNN: A Unified Framework', never 'An Unified Framework' (a title the appositive rule gave)."""
-    from generator.titles import _article
+    from generator.enrich.titles import _article
 
     assert _article(phrase) == article

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.urlpolicy import web_url
+from generator.sources.urlpolicy import web_url
 
 REFUSED = {
     "javascript": "javascript:alert(document.domain)",

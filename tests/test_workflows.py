@@ -15,7 +15,7 @@ from conftest import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 # This repository's workflow and the one `abstracts-site new` gives every new site.
-PUBLISHING = [WORKFLOWS / "pages.yml", ROOT / "generator" / "scaffold" / "pages.yml"]
+PUBLISHING = [WORKFLOWS / "pages.yml", ROOT / "generator" / "plugin" / "scaffold" / "pages.yml"]
 
 
 def zizmor() -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import ROOT, SEEDS, run_cli
 from generator.errors import InputError
 from generator.pipeline import Settings, generate
-from generator.write import write_site
+from generator.output.files import write_site
 
 ABSTRACTS = [
     "We propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines.",

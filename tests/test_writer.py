@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from conftest import SEEDS
-from generator import link, parallel, render
+from generator.link import corpus as link
+from generator.runtime import parallel
+from generator.render import site as render
 from generator.errors import InputError
 from generator.pipeline import Settings, generate
-from generator.write import write_site
+from generator.output.files import write_site
 
 pytestmark = pytest.mark.skipif(not parallel.forks(), reason="the writer is a forked process (Linux, two cores)")
 
@@ -75,7 +77,7 @@ def test_stale_pages_go_after_a_streamed_run(tmp_path):
 def test_a_failed_run_leaves_no_writer_behind(tmp_path, monkeypatch):
     before = _children()
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise RuntimeError("linking failed")
 
     monkeypatch.setattr(link, "link", broken)
@@ -90,7 +92,7 @@ def test_a_run_that_fails_while_its_topic_map_is_made_ends_and_leaves_no_process
     hundred papers) is more than a pipe holds, so that process waits for a reader. A run that
     fails in rendering must still end with its error: it once waited forever for the writer,
     whose pipe that process held open."""
-    from generator import mapfile
+    from generator.explore import mapfile
 
     def timed_out(*args):
         raise TimeoutError("the failed run did not end")
@@ -99,7 +101,7 @@ def test_a_run_that_fails_while_its_topic_map_is_made_ends_and_leaves_no_process
         raise RuntimeError("rendering failed")
 
     before = _children()
-    monkeypatch.setattr(mapfile, "map_json", lambda papers, graph=None: "x" * (1 << 20))
+    monkeypatch.setattr(mapfile, "map_json", lambda papers, graph=None: "x" * (1 << 20))  # as map_process calls it
     monkeypatch.setattr(render, "area_chart", broken)
     previous = signal.signal(signal.SIGALRM, timed_out)
     signal.alarm(60)
@@ -124,7 +126,7 @@ def test_a_folder_that_cannot_be_written_is_one_clean_error(tmp_path):
 
 
 def test_listing_pages_are_on_disk_while_related_papers_are_found(tmp_path, monkeypatch):
-    from generator import similar
+    from generator.link.related import similar
 
     docs = tmp_path / "docs"
     seen: list[bool] = []

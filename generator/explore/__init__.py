@@ -1,0 +1,1 @@
+"""The exploring pages' data: the topic map's layout and regions, Browse's facets."""

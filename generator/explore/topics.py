@@ -1,0 +1,60 @@
+"""Which papers share a topic: the vectors the map's broad regions are grouped on.
+
+Each paper is a unit vector of latent semantic analysis (a truncated SVD, 100 dimensions)
+of the TF-IDF its related papers are found with (generator.link.related.similar, link.document): papers
+worded alike point the same way, and words used alike (synonyms, a method and its task)
+are merged. On the 4,242 papers of the five benchmark corpora (scripts/region_quality.py),
+k-means regions on these vectors name their papers far better than regions on 10 spectral
+dimensions of the related-papers graph did: a named region's papers carry its label 70% of
+the time instead of 34%, their titles share a word with it 47% of the time instead of 25%,
+and IJCAI's papers in one region share their commonest sub-area 41% of the time instead of
+29% (14% of the papers sit in regions left unnamed: explore.COHERENT). Mixing the graph's
+dimensions back in (weight 0.5) lowered label cover from 0.57 to 0.45 and title agreement
+from 0.39 to 0.30; words alone as tags and key phrases grouped worse (IJCAI NMI 0.22 vs 0.35).
+
+The SVD is Halko et al.'s randomized range finder with 2 power steps, with numpy alone
+(scikit-learn's randomized_svd gives the same figures, but costs 0.55 s to import at build
+time and is not a runtime dependency); its random start is fixed, so maps are reproducible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.link.corpus import document
+from generator.model import Paper
+from generator.link.related.similar import vectorize
+
+DIMS = 100
+POWER_STEPS = 2  # 7 (scikit-learn's default) measured no better regions for 3x the time
+OVERSAMPLE = 10
+
+
+def _truncated_svd(matrix, dims: int) -> np.ndarray:
+    """The rows of `matrix` on its `dims` leading singular directions (U * S)."""
+    rng = np.random.default_rng(0)
+    basis = matrix @ rng.standard_normal((matrix.shape[1], dims + OVERSAMPLE))
+    for _ in range(POWER_STEPS):
+        # Re-orthonormalised at each step, else the leading direction swamps the rest.
+        basis = matrix @ (matrix.T @ np.linalg.qr(basis)[0])
+    basis = np.linalg.qr(basis)[0]
+    # The small matrix's left singular vectors from its Gram matrix (an SVD of the wide
+    # matrix itself took 10x longer on two busy cores).
+    small = (matrix.T @ basis).T
+    values, vectors = np.linalg.eigh(small @ small.T)
+    order = np.argsort(-values)[:dims]
+    return (basis @ vectors[:, order]) * np.sqrt(np.maximum(values[order], 0))
+
+
+def topic_vectors(papers: list[Paper], dims: int = DIMS) -> np.ndarray:
+    """Each paper as a unit vector; papers of one topic point the same way."""
+    return _vectors_of(tuple(document(p) for p in papers), dims)
+
+
+def _vectors_of(documents: tuple[str, ...], dims: int = DIMS) -> np.ndarray:
+    matrix = vectorize(list(documents))[0]
+    dims = min(dims, min(matrix.shape) - 1)
+    if dims < 1:  # no shared words: one region for all
+        return np.ones((len(documents), 1))
+    vectors = _truncated_svd(matrix, dims)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)

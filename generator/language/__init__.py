@@ -1,0 +1,1 @@
+"""Linguistic knowledge and learned parameters every stage reads: word lists, text helpers, linear models."""

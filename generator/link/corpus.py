@@ -1,0 +1,548 @@
+"""Corpus level: what needs every paper at once. Keyphrases weighted against the corpus,
+related papers (TF-IDF cosine, generator.link.related.similar) with the shared terms that explain them
+(generator.link.related.reasons), mentions of one paper's name in another's abstract, unique slugs and
+titles, the glossary. What only the abstracts decide is worked out in a forked process while
+key phrases are scored (`link`)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from collections.abc import Callable
+from typing import NamedTuple
+from functools import lru_cache, partial
+
+import numpy as np
+
+from generator.enrich.paper import retitle
+from generator.sources.markup import URL
+from generator.model import Mention, Paper, Related, paper_with
+from generator.runtime.session import Kept, Memo, Session, made
+from generator.link.related.similar import Numbered, forget, neighbours, numbered, vectors
+from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
+from generator.runtime.parallel import MIN_ITEMS, Later
+from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
+from generator.link.keyphrases import fragments, phrase_model, phrases_like
+from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
+from generator.link.keyphrases import probabilities as phrase_probabilities
+from generator.enrich.tagevidence import tag_model
+from generator.enrich.tagging import MAX_TAGS, MIN_TAGS
+from generator.language.textutil import normalise_term
+
+MAX_KEYPHRASES = 6
+
+
+def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
+    """paper_with(paper, **changes). Under `mkdocs serve` (`kept`), the very object the last run's
+    `step` made from the same paper object with equal changes: an unchanged paper stays the same
+    object through every pass, and later passes and the rendering find what they derived from
+    it by identity (session.Kept)."""
+    return made(kept, step, paper, changes, lambda: paper_with(paper, **changes))
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    short: str
+    long: str
+    papers: tuple[str, ...]  # paper ids
+
+
+COMMON_NAME_PAPERS = 3  # a name in this many abstracts belongs to the field, not to one paper
+_TOKEN = re.compile(r"[A-Za-z0-9][\w\-.+]*[\w+]|[A-Za-z0-9]")
+
+
+def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+    """Titles never lead with a name many abstracts use (GPT-4, ImageNet, EMA): those are
+    tools of the field, not the paper's contribution. Such papers are titled again without it."""
+    named = {p.name for p in papers if p.name and not p.given_title}
+    if not named:
+        return papers
+    document_frequency: Counter[str] = Counter()
+    for paper in papers:
+        document_frequency.update(_tokens(paper) & named)
+    banned = frozenset(name for name in named if document_frequency[name] >= COMMON_NAME_PAPERS)
+    if not banned:
+        return papers
+    return [made(kept, "retitle", p, banned, lambda p=p: retitle(p, banned)) if p.name in banned else p for p in papers]
+
+
+def unique_slugs(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+    """Slugs unique also case-insensitively: a later paper with a taken slug gets its id appended."""
+    taken: set[str] = set()
+    result = []
+    for paper in papers:
+        slug = paper.slug
+        if slug.casefold() in taken:
+            slug = f"{slug[:50]}-{paper.id[:8]}"
+        taken.add(slug.casefold())
+        result.append(_replaced(kept, "slug", paper, slug=slug) if slug != paper.slug else paper)
+    return result
+
+
+def unique_titles(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+    """Two derived titles never read the same: the later ones gain their first distinct tag."""
+    counts = Counter(p.title.casefold() for p in papers)
+    seen: set[str] = set()
+    result = []
+    for paper in papers:
+        title = paper.title
+        if counts[title.casefold()] > 1 and title.casefold() in seen and not paper.given_title:
+            extra = next((t for t in paper.tags if f"{title} ({t})".casefold() not in seen), paper.id[:6])
+            title = f"{title} ({extra})"
+        seen.add(title.casefold())
+        result.append(_replaced(kept, "title", paper, title=title) if title != paper.title else paper)
+    return result
+
+
+DOMINANT_TAG_SHARE = 0.25  # a derived tag on more papers than this tells readers nothing
+DOMINANT_MIN_PAPERS = 50
+# In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
+COMMON_TAG_SHARE = 0.10
+COMMON_MIN_PAPERS = 1000
+def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+    """A derived tag on too many papers of a large collection (robotics at a robotics venue,
+    'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
+    names it or its evidence (`tagevidence`) reaches the model's `central` probability;
+    of those, the likeliest keep it, at most the share a tag may have. Keeping it wherever the
+    first sentence names it leaves 'large language models' on 63% of COLM: a tag that no
+    longer tells papers apart."""
+    n = len(papers)
+    if n < DOMINANT_MIN_PAPERS:
+        return papers
+    share = COMMON_TAG_SHARE if n >= COMMON_MIN_PAPERS else DOMINANT_TAG_SHARE
+    counts = Counter(tag for p in papers for tag in p.tags)
+    dominant = {tag for tag, count in counts.items() if count > share * n}
+    if not dominant:
+        return papers
+    central = tag_model().central
+    keeping: dict[str, set[int]] = {}
+    for tag in dominant:
+        about = []
+        for i, paper in enumerate(papers):
+            if tag in paper.tags and tag not in paper.given_tags:
+                named, score = _central(tag, paper.title), dict(paper.tag_scores).get(tag, 0.0)
+                if named or score >= central:
+                    about.append((not named, -score, i))
+        keeping[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
+
+    def keep(i: int, paper: Paper, tag: str) -> bool:
+        return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
+
+    return [
+        _replaced(kept, "dominant", p, tags=tuple(t for t in p.tags if keep(i, p, t))) if dominant & set(p.tags) else p
+        for i, p in enumerate(papers)
+    ]
+
+
+def _central(tag: str, title: str) -> bool:
+    """The paper is about the tag, not only mentioning it: its title says so."""
+    return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
+
+
+def add_keyphrases(
+    papers: list[Paper], memo: Memo | None = None, kept: Kept | None = None, ahead: tuple[int, Callable[[], list]] | None = None,
+    counts: tuple[Counter[str], int, int] | None = None,
+) -> list[Paper]:
+    """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
+    Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
+    With a `memo` and `kept` (mkdocs serve), the counts are updated from the last run's, and a
+    paper is scored again only when it changed, or the collection's size or the document
+    frequency of one of its candidates did.
+    `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere;
+    `counts`: phrase_counts(papers) when worked out already."""
+    (document_frequency, max_df, n), counted = (counts, None) if counts is not None else _phrase_counts(papers, memo)
+    model = phrase_model()
+    if kept is None:
+        cut, rest = ahead if ahead is not None else (len(papers), list)
+        found = _keyphrases(papers[:cut], document_frequency, max_df, n, model) + rest()
+    else:
+        # By the very paper object (an unchanged paper is the same object run after run,
+        # session.Kept): the last run's, unless the document frequency of one of its
+        # candidates changed since the counts it was scored with, or the collection's size
+        # did. Not a Memo keyed by every paper's candidates, tags and acronyms, each hashed
+        # every run (keys, lookups and hashing 0.19 -> 0.05 s an edit at 4,242 papers).
+        since = (n, id(model), counted.since) if counted is not None and counted.changed is not None else None
+        last = [kept.find("scored keyphrases", p) for p in papers]
+        fresh = [
+            was is None or was[0] != since or not counted.changed.isdisjoint(_candidate_keys(p.candidate_phrases))
+            for p, was in zip(papers, last)
+        ]
+        missing = [i for i, again in enumerate(fresh) if again]
+        found = [None if again else was[1] for again, was in zip(fresh, last)]
+        for i, value in zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, model)):
+            found[i] = value
+        scored_with = (n, id(model), counted.version if counted is not None else object())
+        for paper, value in zip(papers, found):
+            kept.put("scored keyphrases", paper, (scored_with, value))
+    return [_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
+
+
+def phrase_counts(papers: list[Paper]) -> tuple[Counter[str], int, int]:
+    """Per candidate key, how many papers have it; the most papers a key may have and be
+    scored; how many papers there are."""
+    return _phrase_counts(papers, None)[0]
+
+
+class Counted(NamedTuple):
+    """Which counts a run used (`version`, a token of its own) and, when they were corrected
+    from the last run's (`since`, that run's token), the keys whose count changed."""
+
+    version: object
+    since: object | None
+    changed: set[str] | None
+
+
+def _phrase_counts(papers: list[Paper], memo: Memo | None) -> tuple[tuple[Counter[str], int, int], Counted | None]:
+    """phrase_counts, and with a `memo` (mkdocs serve) the last run's counts corrected by the
+    papers whose candidates changed (0.17 -> 0.01 s of an edit at 4,242 papers)."""
+    candidates = [paper.candidate_phrases for paper in papers]
+    last = memo.get(("phrase counts",), lambda: None) if memo is not None else None
+    if memo is not None:
+        memo.put(("phrase counts",), None)  # until recounted: the last run's counts change in place
+    document_frequency, changed = _recounted(last[:2], candidates) if last is not None else (None, None)
+    if document_frequency is None:
+        # Keys are unique per paper: how many papers have a key is how often it is listed.
+        document_frequency = Counter(key for paper_candidates in candidates for key, _, _ in paper_candidates)
+    counted = None
+    if memo is not None:
+        counted = Counted(object(), last[2] if changed is not None else None, changed)
+        memo.put(("phrase counts",), (candidates, document_frequency, counted.version))
+    return (document_frequency, max(3, int(0.05 * len(papers))), len(papers)), counted
+
+
+def _recounted(last: tuple[list, Counter[str]], candidates: list) -> tuple[Counter[str] | None, set[str] | None]:
+    """The last run's counts, changed in place (a copy took 0.04 s), less the candidate lists no
+    paper has now, plus the new ones, and the keys whose count changed; lists are told apart by
+    identity (an unchanged paper keeps its very tuple). None when many lists changed: counting
+    anew is then as quick."""
+    old_lists, old_counts = last
+    fewer = Counter(map(id, old_lists))  # per list, how many papers fewer have it now
+    fewer.subtract(map(id, candidates))
+    lists = {list_id: change for list_id, change in fewer.items() if change}
+    if sum(map(abs, lists.values())) > len(candidates) // 4:
+        return None, None
+    by_id = {id(c): c for c in (*old_lists, *candidates)}  # both lists are alive: no id is reused
+    delta: Counter[str] = Counter()
+    for list_id, change in lists.items():
+        for key, _, _ in by_id[list_id]:
+            delta[key] -= change
+    counts = old_counts
+    changed = set()
+    for key, change in delta.items():
+        if change:  # a key one list lost and another gained keeps its count: its papers' scores stand
+            changed.add(key)
+            counts[key] += change
+            if counts[key] <= 0:
+                del counts[key]  # as a fresh count: no key that no paper has
+    return counts, changed
+
+
+def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
+    candidates of all papers are scored at once (`keyphrases.probabilities`)."""
+    candidates = [c for paper in papers for c in paper.candidate_phrases]
+    keys = [key for key, _, _ in candidates]
+    sizes = np.fromiter((len(p.candidate_phrases) for p in papers), dtype=np.int64, count=len(papers))
+    starts = np.cumsum(sizes) - sizes
+    paper_of = np.repeat(np.arange(len(papers)), sizes)
+    counts = np.fromiter((count for _, _, count in candidates), dtype=np.int64, count=len(candidates))
+    dfs = np.fromiter(map(document_frequency.__getitem__, keys), dtype=np.int64, count=len(keys))
+    longer = np.zeros(len(candidates), dtype=np.int64)
+    defined = np.zeros(len(candidates), dtype=bool)
+    scored = dfs <= max_df
+    for paper, start in zip(papers, starts.tolist()):
+        where = dict(zip(_candidate_keys(paper.candidate_phrases), range(start, start + len(paper.candidate_phrases))))
+        for part, count in fragments(paper.candidate_phrases).items():
+            if part in where:
+                longer[where[part]] = count
+        for tag in paper.tags:
+            if (key := normalise_term(tag)) in where:
+                scored[where[key]] = False
+        for acronym in paper.acronyms:  # 'test-time training (TTT)'
+            if (key := normalise_term(acronym.long)) in where:
+                defined[where[key]] = True
+    spellings = [spelling for _, spelling, _ in candidates]
+    scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
+    chosen = np.flatnonzero(scored)
+    positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]
+    # How likely authors would give each phrase as a keyword (`keyphrases`, learned).
+    scored_keys = [keys[i] for i in chosen.tolist()]
+    probabilities = phrase_probabilities(
+        scored_keys, [spellings[i] for i in chosen.tolist()], counts[chosen], positions, dfs[chosen], n, longer[chosen], defined[chosen], model
+    )
+    bounds = np.searchsorted(paper_of[chosen], np.arange(len(papers) + 1)).tolist()
+    return [
+        _chosen(paper, [(-probabilities[k], scored_keys[k]) for k in range(bounds[p], bounds[p + 1])], document_frequency, model)
+        for p, paper in enumerate(papers)
+    ]
+
+
+def _chosen(paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
+    filled up from them."""
+    counts = {key: count for key, _, count in paper.candidate_phrases}
+    display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
+    scored.sort()
+    chosen: list[str] = []
+    for minus_probability, key in scored:
+        # A phrase no other abstract uses, used once, only when the model is sure of it.
+        if document_frequency[key] < 2 and counts[key] < 2 and -minus_probability < model.once:
+            continue
+        if any(key in c or c in key for c in chosen):
+            continue
+        chosen.append(key)
+        if len(chosen) == MAX_KEYPHRASES:
+            break
+    keyphrases = tuple(display[k] for k in chosen)
+    tags = list(paper.tags)
+    if len(tags) < MIN_TAGS:
+        # Fill-ups: recurring keyphrases, then the paper's own, then any scored phrase.
+        fill = [k for k in chosen if document_frequency[k] >= 2]
+        fill += [k for k in chosen if k not in fill] + [k for _, k in scored if k not in chosen]
+        for key in fill:
+            if len(tags) >= MIN_TAGS:
+                break
+            if not any(key in normalise_term(t) or normalise_term(t) in key for t in tags):
+                phrase = display[key]
+                tags.append(phrase.lower() if phrase.islower() else phrase)
+    return keyphrases, tuple(tags[:MAX_TAGS])
+
+
+@lru_cache(maxsize=32_768)
+def _candidate_keys(candidates: tuple[tuple[str, str, int], ...]) -> tuple[str, ...]:
+    return tuple(key for key, _, _ in candidates)
+
+
+def document(paper: Paper) -> str:
+    # Tags and keyphrases repeated so that shared topics weigh more than shared words.
+    return " ".join([_document_head(paper), *paper.tags, *paper.tags, *paper.keyphrases])
+
+
+def _document_head(paper: Paper) -> str:
+    """What begins a paper's document and linking does not change: its given title and its
+    abstract, URLs left out ('github', 'com' or a user name relate nothing)."""
+    return f"{paper.title if paper.given_title else ''} {URL.sub(' ', paper.text)}"
+
+
+def add_related(
+    papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None, names: list[dict[str, str]] | None = None,
+    heads: Numbered | None = None, neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
+) -> list[Paper]:
+    """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
+    With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
+    TF-IDF rows changed since the last run, and words only in documents that changed.
+    `names`, `heads`: per paper, the names its abstract uses and the words its document begins
+    with, when worked out already (`_from_texts`). `neighbours_found(papers, lists)` is called
+    once each paper's related papers are known (indices, cosines), before their reasons."""
+    if len(papers) < 2 or count <= 0:
+        return papers
+    documents = _per_paper(document, papers, kept)
+    vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
+    found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
+    if neighbours_found is not None:
+        neighbours_found(papers, found.lists)
+    forget()  # the reasons below read `found` only
+    pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
+
+    if names is None:
+        names = _per_paper(_names, papers, kept)
+    if kept is None:
+        sides = [side(p, used) for p, used in zip(papers, names)]
+    else:
+        sides = [kept.get("side", p, lambda p=p, used=used: side(p, used)) for p, used in zip(papers, names)]
+
+    def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
+        return explain(sides, some, found.matrix, found.terms)
+
+    if memo is None:
+        explained = dict(zip(pairs, explained_pairs(pairs)))
+    else:
+        explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
+
+    def related(shown: tuple[tuple[Paper, float, tuple[str, ...]], ...]) -> tuple[Related, ...]:
+        return tuple(Related(id=other.id, title=other.title, slug=other.slug, score=score, reasons=reasons) for other, score, reasons in shown)
+
+    def with_related(i: int, paper: Paper) -> Paper:
+        shown = tuple((papers[j], round(score, 3), explained[i, j]) for j, score in found.lists[i])
+        # Under serve, the last run's paper while the papers it shows (the same objects, or equal
+        # ones), scores and reasons are the same: ~21k Related objects not made again only to be
+        # compared with the last run's (0.21 -> 0.10 s an edit at 4,242 papers, cProfile).
+        return made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
+
+    return [with_related(i, paper) for i, paper in enumerate(papers)]
+
+
+def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
+    """derive(paper) for each paper; under `mkdocs serve` (`kept`) remembered per paper object."""
+    if kept is None:
+        return [derive(p) for p in papers]
+    kind = derive.__name__
+    return [kept.get(kind, p, lambda p=p: derive(p)) for p in papers]
+
+
+def _link_topics(paper: Paper) -> frozenset[str]:
+    """What a reason on a link can name (see `_explain`), as normalised terms: the paper's tags,
+    key phrases and name, the vocabulary tags its abstract mentions, the multi-word phrases it
+    uses. Papers that share none of these could only be linked by a lone word: on IJCAI 14% of
+    links were, with keyword overlap about that of random pairs (similar.UNSUPPORTED_PENALTY
+    ranks such candidates lower). Names other papers use are left out: looking for them in
+    every abstract took 0.6 s at 4,200 papers and changed no figure."""
+    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *mentioned(paper.tag_scores))}
+    topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
+    if paper.name:
+        topics.add(paper.name.lower())
+    return frozenset(topics)
+
+
+@lru_cache(maxsize=32_768)
+def _name_spellings(text: str) -> dict[str, str]:
+    """The names an abstract uses (CamelCase, digits, capitals: 'PointMamba'), lower-cased -> as written."""
+    # Only tokens with a capital can look like a name (names.looks_like_name): the test first.
+    return {t.lower(): t for t in sorted(t for t in _text_tokens(text) if t.lower() != t) if looks_like_name(t) and t not in GENERIC_ACRONYMS}
+
+
+MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)
+
+
+def _tokens(paper: Paper) -> frozenset[str]:
+    return _text_tokens(paper.text)
+
+
+@lru_cache(maxsize=32_768)
+def _text_tokens(text: str) -> frozenset[str]:
+    """An abstract's tokens; cached, as common names and mentions both need them (and
+    `mkdocs serve` relinks unchanged abstracts on every edit)."""
+    return frozenset(_TOKEN.findall(text))  # a token never ends in '.' or '-' (_TOKEN's last character)
+
+
+def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
+    """An acronym means the same in another abstract when that abstract defines it alike,
+    or, undefined there, uses a word of its expansion ('sharpness' for SAM)."""
+    if defined is not None:
+        return defined == meaning
+    lowered = text.lower()
+    return any(word in lowered for word in meaning.split() if len(word) > 3)
+
+
+def add_mentions(papers: list[Paper], kept: Kept | None = None, sites: list[tuple[int, str, int]] | None = None) -> list[Paper]:
+    """Link a name one paper introduces wherever another abstract uses it. Only name-like
+    names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once.
+    `sites`: `mention_sites(papers)` when worked out already."""
+    mentions: dict[int, list[Mention]] = defaultdict(list)
+    mentioned_by: dict[int, list[Mention]] = defaultdict(list)
+    for index, name, target in mention_sites(papers) if sites is None else sites:
+        paper, t = papers[index], papers[target]
+        mentions[index].append(Mention(name, t.id, t.slug, t.title))
+        mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
+    return [
+        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
+        for i, p in enumerate(papers)
+    ]
+
+
+def mention_sites(papers: list[Paper]) -> list[tuple[int, str, int]]:
+    """(paper, name, the paper introducing it) for each name an abstract mentions (see
+    add_mentions). Reads only names, acronyms and abstracts, which linking does not change."""
+    introducers: dict[str, list[int]] = defaultdict(list)
+    for index, paper in enumerate(papers):
+        words = paper.name.split() if paper.name else []
+        if words and len(paper.name) >= 3 and paper.name not in GENERIC_ACRONYMS and any(looks_like_name(w) for w in words):
+            introducers[paper.name].append(index)
+    names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
+    if not names:
+        return []
+    # A name in a large share of abstracts belongs to the field, whoever seems to introduce it.
+    limit = max(10, len(papers) // 50)
+    frequency = Counter(name for paper in papers for name in _tokens(paper) & names.keys())
+    names = {name: index for name, index in names.items() if frequency[name] <= limit}
+    single = {name for name in names if " " not in name}
+    multi = sorted(names.keys() - single)
+    sites = []
+    for index, paper in enumerate(papers):
+        # Set intersection, not one regex per name: linear in the corpus.
+        found = (_tokens(paper) & single) | {n for n in multi if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", paper.text)}
+        defined_here = {a.short: normalise_term(a.long) for a in paper.acronyms}
+        for name in sorted(found):
+            target = names[name]
+            if target == index:
+                continue
+            meaning = {a.short: normalise_term(a.long) for a in papers[target].acronyms}.get(name)
+            if meaning and not _same_meaning(meaning, defined_here.get(name), paper.text):
+                continue  # same letters, another thing: SAM (sharpness-aware) is not SAM (segment anything)
+            sites.append((index, name, target))
+    return sites
+
+
+def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
+    """Every acronym with its most common expansion and the papers that define it."""
+    expansions: dict[str, Counter[str]] = defaultdict(Counter)
+    users: dict[str, list[str]] = defaultdict(list)
+    for paper in papers:
+        for acronym in paper.acronyms:
+            expansions[acronym.short][acronym.long] += 1
+            users[acronym.short].append(paper.id)
+    entries = []
+    for short in sorted(expansions, key=lambda s: (s.casefold(), s)):
+        long = sorted(expansions[short].items(), key=lambda item: (-item[1], item[0].casefold()))[0][0]
+        entries.append(GlossaryEntry(short, long, tuple(dict.fromkeys(users[short]))))
+    return entries
+
+
+def link(
+    papers: list[Paper], related_count: int, session: Session | None = None, titled: Callable[[list[Paper]], None] | None = None,
+    waiting: Callable[[], None] | None = None, neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
+) -> list[Paper]:
+    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same.
+    `titled(papers)` is called once the papers are all linking makes them but for their related
+    papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
+    is called where this process would wait for a forked one (if ever); `neighbours_found`: see
+    add_related."""
+    kept = session.kept if session is not None else None
+    papers = drop_common_names(papers, kept)
+    papers = unique_slugs(papers, kept)
+    papers = drop_dominant_tags(papers, kept)
+    # What only the abstracts decide (names they mention and use, the words their documents
+    # begin with) in a forked process while key phrases are scored here (~0.6 s of 2.2 at
+    # 4,200 papers), and the key phrases of the last papers, so that both take about as long.
+    # Under `mkdocs serve` `kept` has most of it already; small sets go inline.
+    if kept is None and len(papers) >= MIN_ITEMS:
+        cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
+        counts = phrase_counts(papers)  # before the fork, which would count them again (0.1 s)
+        texts = Later(partial(_from_texts, papers, cut, counts))
+        papers = add_keyphrases(papers, ahead=(cut, lambda: _waited(texts, waiting)[3]), counts=counts)
+        sites, names, heads, _ = texts.result()
+        papers = unique_titles(papers)
+    else:
+        papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
+        papers = unique_titles(papers, kept)
+        sites, names, heads = None, None, None
+    papers = add_mentions(papers, kept, sites)
+    if titled is not None:
+        titled(papers)
+    return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads, neighbours_found)
+
+
+def _waited(later: Later, waiting: Callable[[], None] | None):
+    """later.result(), after waiting() when the forked process is still at work."""
+    if waiting is not None and not later.done():
+        waiting()
+    return later.result()
+
+
+KEYPHRASES_ELSEWHERE = 0.15  # the share of papers whose key phrases _from_texts works out
+
+
+def _from_texts(
+    papers: list[Paper], cut: int, counts: tuple[Counter[str], int, int]
+) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
+    """mention_sites, the names each abstract uses (`reasons.Side.names`), the words each
+    document begins with (`similar.vectors`), and papers[cut:]'s key phrases and tags (as
+    add_keyphrases finds them: each paper's depend on the corpus's counts, `counts`, not on the batch)."""
+    keyphrases = _keyphrases(papers[cut:], *counts, phrase_model())
+    return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers]), keyphrases
+
+
+def _names(paper: Paper) -> dict[str, str]:
+    return _name_spellings(paper.text)
+

@@ -1,0 +1,262 @@
+"""Which candidate phrases are an abstract's key phrases: a learned score.
+
+`tagging.candidate_phrases` proposes every run of 2-4 content words; `link.add_keyphrases`
+keeps the best few that recur across the collection (or, when the model is sure, that the
+abstract uses once). The score is a logistic regression fitted by `make train`
+(`scripts/train_tags.py`) on the corpora's author keywords (label: the phrase is one of
+the paper's keywords), with named features: how often the abstract uses it, how rare it
+is in the collection, its length, where it first appears, whether it is written with
+capitals, whether it is only a piece of a longer candidate, whether it ends in a generic
+head ('framework', 'method'), how much likelier its words are in author keywords than
+in abstracts (`data/keyword_words.tsv`), whether the abstract defines an acronym for it
+('test-time training (TTT)'), and whether a paper of the training corpora gives it as an
+author keyword (`data/keyword_phrases.tsv`). Parameters: `data/keyphrase_evidence.yml`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from importlib import resources
+from operator import mul
+
+import numpy as np
+import yaml
+
+from generator.language import lexicon
+from generator.language.learned import choices, logistic
+from generator.language.textutil import singular
+
+FEATURES = (
+    "log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness",
+    "defined", "known_keyword",
+)
+_GENERIC_HEADS = lexicon.words("generic_heads")
+
+# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# First words that make a phrase a clause fragment, last words that leave it dangling.
+_NOT_PHRASE_START = lexicon.words("not_phrase_start")
+# The title gate's adjective endings (`titlegate.adjective_end`) and more: a key phrase also
+# never ends on an adverb or participle ('-ly', '-ed') nor on '-less', '-ary' adjectives.
+_ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
+
+
+def phrase_like(phrase: str) -> bool:
+    """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
+    nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
+    'obtain human'; `learned.choices().verbs`)."""
+    return _phrase_like_with(phrase, choices().verbs)
+
+
+@lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
+def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
+    words = phrase.lower().split()
+    return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _AUXILIARIES.isdisjoint(words)
+
+
+def _can_start(word: str, verbs: frozenset[str]) -> bool:
+    return word not in _NOT_PHRASE_START and not word.endswith("ly") and word not in verbs
+
+
+def _can_end(word: str, verbs: frozenset[str]) -> bool:
+    return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs
+
+
+_AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
+
+
+def phrases_like(phrases: list[str]) -> list[bool]:
+    """phrase_like of each phrase (link asks it of ~200,000 candidates, mostly distinct),
+    each first and last word judged once."""
+    verbs = choices().verbs
+    starts: dict[str, bool] = {}
+    ends: dict[str, bool] = {}
+    result = []
+    for phrase in phrases:
+        words = phrase.lower().split()
+        first, last = words[0], words[-1]
+        can_start = starts.get(first)
+        if can_start is None:
+            can_start = starts[first] = _can_start(first, verbs)
+        can_end = ends.get(last)
+        if can_end is None:
+            can_end = ends[last] = _can_end(last, verbs)
+        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words))
+    return result
+
+
+_NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
+
+
+@dataclass(frozen=True)
+class PhraseModel:
+    bias: float = 0.0
+    weights: tuple[float, ...] = (0.0,) * len(FEATURES)  # in FEATURES order
+    once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
+    words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
+    keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
+    _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
+
+    def keywordness(self, words: Sequence[str]) -> float:
+        """The mean value of the words (a plural as its singular; unknown words 0)."""
+        values = self._word_values
+        total = 0.0
+        for word in words:
+            value = values.get(word)
+            if value is None:
+                value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
+            total += value
+        return total / len(words)
+
+    def known_keyword(self, key: str) -> float:
+        """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
+        `normalise_term` form) as an author keyword."""
+        return 1.0 if key in self.keywords else 0.0
+
+    def probability(self, features: Sequence[float]) -> float:
+        score = self.bias + sum(map(mul, self.weights, features))
+        return logistic(score)
+
+
+def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
+    """For each key, the most occurrences of a candidate one word longer that contains it:
+    'connected layers' is only a piece of 'fully connected layers' when both occur alike."""
+    longer: dict[str, int] = {}
+    for key, _, count in candidates:
+        if key.count(" ") > 1:  # three words or more
+            first, _, rest = key.partition(" ")
+            head, _, _ = key.rpartition(" ")
+            # Keys are folded already: normalising the shorter phrase only singularises its end.
+            head, _, end = head.rpartition(" ")
+            for part in (rest, f"{head} {_singular(end)}"):
+                if longer.get(part, 0) < count:
+                    longer[part] = count
+    return longer
+
+
+@lru_cache(maxsize=100_000)
+def _singular(word: str) -> str:
+    return singular(word)
+
+
+def features(
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel, defined: bool = False
+) -> tuple[float, ...]:
+    """The named features of one candidate (FEATURES order); `position` in [0, 1); `defined`:
+    the abstract defines an acronym for the phrase."""
+    words = key.split()
+    return (
+        math.log(count),
+        math.log(1 + n / max(1, df)),
+        float(df <= 1),
+        float(count == 1),
+        float(len(words) == 3),
+        float(len(words) >= 4),
+        position,
+        float(spelling != spelling.lower()),
+        float(longer >= count),
+        float(words[-1] in _GENERIC_HEADS),
+        model.keywordness(words),
+        float(defined),
+        model.known_keyword(key),
+    )
+
+
+def probability(
+    key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel, defined: bool = False
+) -> float:
+    """model.probability(features(...)) of one candidate (see `probabilities`)."""
+    one = np.array
+    return probabilities([key], [spelling], one([count]), one([position], dtype=np.float64), one([df]), n, one([longer]), one([defined]), model)[0]
+
+
+def probabilities(
+    keys: Sequence[str], spellings: Sequence[str], counts: np.ndarray, positions: np.ndarray, dfs: np.ndarray, n: int,
+    longer: np.ndarray, defined: np.ndarray, model: PhraseModel,
+) -> list[float]:
+    """model.probability(features(...)) of many candidates at once, without building the
+    features (link scores ~150,000 at 4,200 papers). `positions` in [0, 1); `defined`: the
+    abstract defines an acronym for the phrase. The terms are added in FEATURES order,
+    element by element, each logarithm and the logistic by `math`: the very floats a
+    candidate scored alone gets, whatever the batch."""
+    w = model.weights
+    words = [key.split() for key in keys]
+    sizes = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    score = model.bias + w[0] * _logs(counts, math.log)
+    score += w[1] * _logs(dfs, lambda df: math.log(1 + n / max(1, df)))
+    score += np.where(dfs <= 1, w[2], 0.0)
+    score += np.where(counts == 1, w[3], 0.0)
+    score += np.where(sizes == 3, w[4], np.where(sizes >= 4, w[5], 0.0))
+    score += w[6] * positions
+    score += np.where(np.fromiter((s != s.lower() for s in spellings), dtype=bool, count=len(keys)), w[7], 0.0)
+    score += np.where(longer >= counts, w[8], 0.0)
+    score += np.where(np.fromiter((ws[-1] in _GENERIC_HEADS for ws in words), dtype=bool, count=len(keys)), w[9], 0.0)
+    score += w[10] * _keywordness(model, words, sizes)
+    score += np.where(defined, w[11], 0.0)
+    score += w[12] * np.fromiter((key in model.keywords for key in keys), dtype=np.float64, count=len(keys))
+    # learned.logistic, element by element (numpy's exp may differ from math's in the last bit).
+    return list(map(logistic, score.tolist()))
+
+
+def _logs(values: np.ndarray, log) -> np.ndarray:
+    """log(value) per element, by `math` once per distinct value."""
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return np.array([log(int(v)) for v in distinct], dtype=np.float64)[inverse]
+
+
+def _keywordness(model: PhraseModel, words: list[list[str]], sizes: np.ndarray) -> np.ndarray:
+    """model.keywordness of each phrase's words: the words' values summed in order, then divided."""
+    flat = [word for phrase in words for word in phrase]
+    for word in set(flat):
+        model.keywordness((word,))  # remembers the word's value
+    values = np.array(list(map(model._word_values.__getitem__, flat)), dtype=np.float64)
+    starts = np.cumsum(sizes) - sizes
+    total = np.zeros(len(words))
+    for slot in range(int(sizes.max(initial=0))):
+        having = np.flatnonzero(sizes > slot)
+        total[having] += values[starts[having] + slot]
+    return total / sizes
+
+
+def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "") -> PhraseModel:
+    data = yaml.load(evidence_yml, Loader=_LOADER) or {}
+    weights = data.get("weights") or {}
+    unknown = set(weights) - set(FEATURES)
+    if unknown:
+        raise ValueError(f"keyphrase_evidence.yml: unknown features {sorted(unknown)} (expected {FEATURES})")
+    return PhraseModel(
+        float(data.get("bias", 0.0)),
+        tuple(float(weights.get(name, 0.0)) for name in FEATURES),
+        float(data.get("once", 1.0)),
+        lexicon.word_values(words_tsv),
+        {phrase: int(count) for phrase, count in lexicon.word_values(keywords_tsv).items()},
+    )
+
+
+_override: PhraseModel | None = None
+
+
+@cache
+def _shipped() -> PhraseModel:
+    data = resources.files("generator").joinpath("data")
+    return parse(
+        data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"),
+        data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"),
+        data.joinpath("keyword_phrases.tsv").read_text(encoding="utf-8"),
+    )
+
+
+def phrase_model() -> PhraseModel:
+    return _override if _override is not None else _shipped()
+
+
+def use(model: PhraseModel | None) -> None:
+    """Score with this model from now on (None: the shipped one again); for training."""
+    global _override
+    _override = model

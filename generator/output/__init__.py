@@ -1,0 +1,1 @@
+"""Stage 5: writing the generated files into the docs folder."""

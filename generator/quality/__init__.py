@@ -1,0 +1,1 @@
+"""Scoring what the generator derives against labelled corpora (not imported at run time)."""

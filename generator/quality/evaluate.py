@@ -1,0 +1,681 @@
+"""Score what the generator derives against the real fields of a paper corpus.
+
+    python -m generator.quality.evaluate CORPUS.jsonl [...] [--json OUT.json] [--limit N]
+                                 [--related K] [--seed S] [--examples N]
+
+Each corpus file holds records with a real title (and maybe author keywords, a
+primary area, a TL;DR). The evaluator reads it with `sources.read_file`, merges
+repeated abstracts into one paper as the site does (`pipeline.merge_duplicates`), hides
+title, keywords, primary_area and tldr (`dataclasses.replace(record, title=None,
+keywords=(), primary_area=None, tldr=None)`), runs the real stages
+(`enrich.enrich` on each record, then `link.link(papers, related_count=K)`,
+K = 5) and compares the derived fields with the hidden real ones. It prints one
+table per corpus and, with --json, writes every metric to a file. Nothing here
+changes what the site shows; it measures it.
+
+Metric definitions (shares are in [0, 1]; a mean over an empty set is reported
+as "n/a" / null):
+
+Shared normalisations
+    fold          `textutil.fold`: lower case, accents off, hyphens and slashes as
+                  spaces, punctuation other than "." and "+" as spaces.
+    name tokens   fold(s).split() with "." stripped from both ends of each token.
+                  "MM1.5" -> [mm1.5]; "LaVA-Man" -> [lava, man].
+    term tokens   name tokens passed through `textutil.singular` (every word, not
+                  only the last as in `normalise_term`, so a keyword also meets
+                  running text: "language models are" contains "language model").
+    contains      a token sequence contains another when the second occurs in it as
+                  a contiguous run of whole tokens.
+
+Titles
+    real name     the name a real title carries: the text before the first ":" when
+                  it is one token ("BEARCUBS: A benchmark ..." -> BEARCUBS, a
+                  "colon name"); otherwise the first title word (stripped of
+                  surrounding punctuation) for which `names.looks_like_name` holds
+                  (CamelCase, digits, all caps, not a generic acronym such as LLM:
+                  "AndroidWorld", "LLaRA"); otherwise none ("Attention is all you
+                  need"). Words in the title other than a colon name are often
+                  models the paper uses, not introduces (GPT-4), so both are shown.
+    name recall   among papers whose real title carries a name, the share whose
+                  derived title contains it (name tokens). Given for colon names
+                  and for any name.
+    named share   share of real titles with a colon name; share of derived titles
+                  led by a name (the text before the first ": " is one token).
+    name precision  among derived titles led by a name, the share whose name the
+                  real title contains (name tokens), or, when the real title has no
+                  colon name, whose spelled-out expansion (the acronym's long form
+                  found in the abstract) it contains as term tokens (`name_hit`):
+                  "VBLL: Variational Bayesian Last Layer" is a hit for the real
+                  "Variational Bayesian Last Layers".
+    ROUGE-1 F1    tokens: re.findall(r"[^\\W_]+", title.lower()) minus scikit-learn's
+                  ENGLISH_STOP_WORDS, as multisets. overlap = sum of min counts;
+                  P = overlap/|derived|, R = overlap/|real|, F1 = 2PR/(P+R), and 0
+                  when the overlap is 0 or either side is empty. Mean over papers.
+    title words   mean number of whitespace-separated words, derived and real.
+    defect rate   share of derived titles with any defect of the sanity gate
+                  (`titlegate.title_defects`: markup, split word, dangling end,
+                  sentence or first person, name repeated, too short, too long,
+                  unbalanced); also the count of each kind.
+
+Keywords (only when the corpus has author keywords: at least half of the records
+carry keywords and at most half of all keywords look like "Area: label" or "Area: ABBR: label"
+area labels, as IJCAI's do; colm2025, corl2025 and iclr2018 qualify, ijcai2024
+and iclr2024 do not)
+    reachable     a keyword whose term tokens are contained in the term tokens of
+                  the abstract's plain text (`Paper.text`). Share of all keywords.
+    exact recall  among reachable keywords, the share matched by a derived term
+                  (the paper's tags after `link`, and its keyphrases): term tokens
+                  equal, or term tokens of `tagging.normalise_keyword(keyword)`
+                  equal to those of a derived tag.
+    lenient recall  as exact, or the keyword's term tokens contain a derived
+                  term's, or are contained in them.
+    tag precision (lenient)  among all derived tags of papers with keywords, the
+                  share that leniently match one of the paper's author keywords
+                  (reachable or not). Authors give 3-5 keywords and we give up to 8
+                  tags, so this is low by construction; watch its direction.
+
+Tag health (on the tags after `link`, compared as exact strings)
+    mean / min tags per paper; share of papers with 3-8 tags; distinct tags;
+    mean papers per tag (tag assignments / distinct tags); share of tags used by
+    one paper only; the largest tag's share of papers (and its name); the share
+    of papers carrying each of the five commonest tags.
+
+Summary (derived; the TL;DR is hidden)
+    one sentence  share of summaries for which `textutil.sentences` finds one
+                  sentence, that are at most 250 characters, and that end with
+                  ".", "!" or "?" ("…" for a cut sentence does not count).
+    names contribution  share of summaries that contain, case-insensitively, the
+                  word "we", the word "our", "this paper" or "this work", or (case-
+                  sensitively) the paper's derived name (`Paper.name`).
+    TL;DR ROUGE-1 F1  when records have a real tldr: ROUGE-1 F1 (as for titles) of
+                  summary against tldr, mean over papers with one.
+
+Related papers (K = --related, default 5)
+    random baseline  for every paper, K other papers drawn with
+                  random.Random(seed) (seed 0 unless --seed), in corpus order.
+    area agreement@K  when some records have a primary_area: for each paper with
+                  one, the share of its related papers (those with a primary_area;
+                  papers without are left out) whose primary_area equals its own;
+                  mean over papers. Also for the random papers.
+    keyword overlap  when most records carry keywords (author keywords or area
+                  labels): Jaccard of the sets {normalise_term(k)} of two papers'
+                  keywords, mean over (paper, related paper) pairs where both have
+                  keywords; the same over (paper, random paper) pairs; lift =
+                  related / random.
+    lift ceiling  the lift of the best lists the keywords allow: each paper's K
+                  papers of highest keyword Jaccard (ties by corpus order), under
+                  the same limit of recommendations per paper (`similar.assign`).
+                  What no method can exceed: on a corpus whose keywords come from
+                  a short fixed list (iclr2017) random pairs already share many.
+    plain agreement  for each paper, the share of its related papers that are among
+                  its K nearest by plain TF-IDF cosine (`similar.plain_top`: no
+                  smoothing, no cap); mean over papers. A guard: a method far from
+                  plain TF-IDF must win clearly on the other measures to be kept.
+    reason quality  share of all reasons on related links that are a tag or key
+                  phrase of either paper, their area, a name (either paper's, or one that
+                  `names.looks_like_name` accepts) or a phrase of two or more words.
+    hubs          how often the most recommended paper appears in related lists
+                  (and its real title); share of papers in no related list.
+
+Time
+    seconds to enrich all records, to link them, and in total; milliseconds per
+    paper. Reading the file and scoring are not counted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import click
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from generator.enrich.paper import enrich
+from generator.errors import InputError, Report
+from generator.link.corpus import document, link
+from generator.model import Paper, Record
+from generator.enrich.names import looks_like_name
+from generator.pipeline import merge_duplicates
+from generator.link.related.similar import CANDIDATES, assign, plain_top
+from generator.sources.readers import read_file
+from generator.enrich.tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
+from generator.language.textutil import fold, normalise_term, sentences, singular
+from generator.enrich.titlegate import name_follows, title_defects
+
+RELATED = 5
+COMMON_TAGS = 5  # tag health lists the share of papers carrying each of the commonest tags
+SEED = 0
+MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
+_AREA_LABEL = re.compile(r"^[^:]+: ")  # "Computer Vision: CV: Motion and tracking", "Data Mining: Clustering"
+_TITLE_PUNCTUATION = ",;:!?()[]{}\"'“”‘’"
+
+
+# --- Normalisation -------------------------------------------------------------------
+
+
+def name_tokens(text: str) -> tuple[str, ...]:
+    return tuple(token for token in (t.strip(".") for t in fold(text).split()) if token)
+
+
+def term_tokens(text: str) -> tuple[str, ...]:
+    return tuple(singular(t) for t in name_tokens(text))
+
+
+def contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    """True when `needle` occurs in `haystack` as a contiguous run of whole tokens."""
+    n = len(needle)
+    if n == 0 or n > len(haystack):
+        return False
+    needle = tuple(needle)
+    return any(tuple(haystack[i : i + n]) == needle for i in range(len(haystack) - n + 1))
+
+
+# --- Titles ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TitleName:
+    name: str
+    colon: bool  # the title leads with it: 'BEARCUBS: A benchmark ...'
+
+
+def real_title_name(title: str) -> TitleName | None:
+    """The name a real title carries: a one-token prefix before ':', else a name-like word."""
+    if ":" in title:
+        prefix = title.split(":", 1)[0].strip()
+        if prefix and len(prefix.split()) == 1 and any(c.isalnum() for c in prefix):
+            return TitleName(prefix, True)
+    for word in title.split():
+        word = word.strip(_TITLE_PUNCTUATION)
+        if looks_like_name(word):
+            return TitleName(word.strip(".-"), False)
+    return None
+
+
+def leading_name(title: str) -> str | None:
+    """The name a derived title leads with: the text before the first ': ' when it is one token."""
+    if ": " not in title:
+        return None
+    prefix = title.split(": ", 1)[0].strip()
+    return prefix if prefix and len(prefix.split()) == 1 else None
+
+
+def title_contains_name(title: str, name: str) -> bool:
+    return contains(name_tokens(title), name_tokens(name))
+
+
+def name_hit(name: str, expansion: str | None, real: str) -> bool:
+    """The real title carries this name, or spells it out without a colon name of its own
+    ('VBLL' with its expansion for 'Variational Bayesian Last Layers'; not 'ZSAD' for
+    'AnomalyCLIP: Adapting CLIP for Zero-shot Anomaly Detection')."""
+    if title_contains_name(real, name):
+        return True
+    real_name = real_title_name(real)
+    return bool(expansion) and not (real_name and real_name.colon) and contains(term_tokens(real), term_tokens(expansion))
+
+
+def rouge_tokens(text: str) -> list[str]:
+    return [t for t in re.findall(r"[^\W_]+", text.lower()) if t not in ENGLISH_STOP_WORDS]
+
+
+def rouge1_f1(candidate: str, reference: str) -> float:
+    """ROUGE-1 F1 on lower-cased word tokens without English stop words."""
+    cand, ref = Counter(rouge_tokens(candidate)), Counter(rouge_tokens(reference))
+    overlap = sum((cand & ref).values())
+    if not overlap:
+        return 0.0
+    precision, recall = overlap / sum(cand.values()), overlap / sum(ref.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+# --- Keywords -------------------------------------------------------------------------
+
+
+def keyword_kind(records: Sequence[Record]) -> str | None:
+    """'author' for author keywords, 'area labels' for IJCAI-style labels, None for (almost) none."""
+    with_keywords = [r for r in records if r.keywords]
+    if not records or len(with_keywords) * 2 < len(records):
+        return None
+    keywords = [k for r in with_keywords for k in r.keywords]
+    labels = sum(1 for k in keywords if _AREA_LABEL.match(k))
+    return "area labels" if labels * 2 > len(keywords) else "author"
+
+
+@dataclass(frozen=True)
+class KeywordMatch:
+    reachable: bool
+    exact: bool
+    lenient: bool
+
+
+def match_keyword(keyword: str, abstract: Sequence[str], tags: Iterable[str], terms: Iterable[str]) -> KeywordMatch:
+    """How one author keyword fares: in the abstract at all? matched by a tag or keyphrase?
+
+    `abstract` is the abstract's term tokens, `tags` the derived tags, `terms` the
+    derived tags and keyphrases together.
+    """
+    key = term_tokens(keyword)
+    term_keys = [term_tokens(t) for t in terms]
+    by_vocabulary = term_tokens(normalise_keyword(keyword))
+    exact = key in term_keys or (bool(by_vocabulary) and by_vocabulary in {term_tokens(t) for t in tags})
+    lenient = exact or any(t and (contains(key, t) or contains(t, key)) for t in term_keys)
+    return KeywordMatch(contains(abstract, key), exact, lenient)
+
+
+def tag_matches_keywords(tag: str, keywords: Iterable[str]) -> bool:
+    tag_key = term_tokens(tag)
+    for keyword in keywords:
+        key = term_tokens(keyword)
+        if key and tag_key and (key == tag_key or contains(key, tag_key) or contains(tag_key, key)):
+            return True
+    return False
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+# --- Summaries ------------------------------------------------------------------------
+
+_CONTRIBUTION = re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE)
+
+
+def is_one_sentence(summary: str) -> bool:
+    summary = summary.strip()
+    return len(sentences(summary)) == 1 and len(summary) <= MAX_SUMMARY_CHARS and summary.endswith((".", "!", "?"))
+
+
+def names_contribution(summary: str, name: str | None) -> bool:
+    return bool(_CONTRIBUTION.search(summary)) or bool(name and name in summary)
+
+
+# --- Results --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str  # JSON key
+    label: str  # table label
+    value: float | int | str | None
+    kind: str = "share"  # share | mean | count | ratio | seconds | ms | text
+
+
+@dataclass
+class CorpusResult:
+    name: str
+    papers: int
+    sections: dict[str, list[Metric]] = field(default_factory=dict)
+    examples: list[dict[str, object]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "papers": self.papers,
+            **{section: {m.key: m.value for m in metrics} for section, metrics in self.sections.items()},
+        }
+
+    def metric(self, section: str, key: str) -> float | int | str | None:
+        return next(m.value for m in self.sections[section] if m.key == key)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _share(flags: Sequence[bool]) -> float | None:
+    return _mean([1.0 if f else 0.0 for f in flags])
+
+
+# --- Deriving -------------------------------------------------------------------------
+
+
+def hide(record: Record) -> Record:
+    """The record as the generator would see it without the fields we score against."""
+    return replace(record, title=None, keywords=(), primary_area=None, tldr=None)
+
+
+def derive(records: Sequence[Record], related: int = RELATED) -> tuple[list[Paper], dict[str, float]]:
+    """Run enrich and link on the hidden records; papers come back in record order."""
+    start = time.perf_counter()
+    papers = [enrich(hide(r)) for r in records]
+    enriched = time.perf_counter()
+    papers = link(papers, related_count=related)
+    linked = time.perf_counter()
+    return papers, {"enrich": enriched - start, "link": linked - enriched, "total": linked - start}
+
+
+def load(path: Path, limit: int | None = None) -> list[Record]:
+    """The corpus's records as the site would have them: a repeated abstract (ijcai2020 lists
+    one paper twice) is one paper, as `pipeline.merge_duplicates` makes it; else the repeat
+    would be counted as a second recommendation of the same page."""
+    records = [record for record, _ in merge_duplicates(read_file(path, Report()), Report())]
+    return records[:limit] if limit is not None else records
+
+
+# --- Scoring --------------------------------------------------------------------------
+
+
+def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
+    colon_hits, any_hits, precision_hits, derived_named, real_colon = [], [], [], [], []
+    f1s, derived_words, real_words = [], [], []
+    for paper, record in zip(papers, records):
+        real = record.title or ""
+        name = real_title_name(real)
+        real_colon.append(bool(name and name.colon))
+        if name:
+            hit = title_contains_name(paper.title, name.name)
+            any_hits.append(hit)
+            if name.colon:
+                colon_hits.append(hit)
+        lead = leading_name(paper.title)
+        derived_named.append(lead is not None)
+        if lead:
+            expansion = next((a.long for a in paper.acronyms if a.short == lead), None)
+            precision_hits.append(name_hit(lead, expansion, real))
+        f1s.append(rouge1_f1(paper.title, real))
+        derived_words.append(len(paper.title.split()))
+        real_words.append(len(real.split()))
+    return [
+        Metric("name_recall_colon", f"name in title, recall (colon names, n={len(colon_hits)})", _share(colon_hits)),
+        Metric("name_recall_any", f"name in title, recall (any name, n={len(any_hits)})", _share(any_hits)),
+        Metric("name_precision", f"name precision (derived titles led by a name, n={len(precision_hits)})", _share(precision_hits)),
+        Metric("real_colon_named", "real titles with a colon name", _share(real_colon)),
+        Metric("derived_named", "derived titles led by a name", _share(derived_named)),
+        Metric("rouge1_f1", "title overlap, ROUGE-1 F1 (mean)", _mean(f1s), "mean"),
+        Metric("derived_words", "title words, derived (mean)", _mean(derived_words), "mean"),
+        Metric("real_words", "title words, real (mean)", _mean(real_words), "mean"),
+    ]
+
+
+def shown_name(paper: Paper) -> str | None:
+    """The name the title shows: leading it ('Name: phrase', or the name alone) or after the
+    phrase ('phrase (Name)')."""
+    name, title = paper.name, paper.title
+    return name if name and (title.startswith(name) or name_follows(title, name)) else None
+
+
+def defect_metrics(papers: Sequence[Paper]) -> list[Metric]:
+    found = [title_defects(p.title, shown_name(p)) for p in papers]
+    kinds = Counter(kind for defects in found for kind in defects)
+    return [
+        Metric("defect_rate", "titles with a defect", _share([bool(d) for d in found])),
+        *(Metric(f"defect_{kind.replace(' ', '_')}", f"  {kind}", count, "count") for kind, count in sorted(kinds.items())),
+    ]
+
+
+def keyword_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
+    matches: list[KeywordMatch] = []
+    tag_hits: list[bool] = []
+    for paper, record in zip(papers, records):
+        if not record.keywords:
+            continue
+        abstract = term_tokens(paper.text)
+        terms = [*paper.tags, *paper.keyphrases]
+        matches.extend(match_keyword(k, abstract, paper.tags, terms) for k in record.keywords)
+        tag_hits.extend(tag_matches_keywords(t, record.keywords) for t in paper.tags)
+    reachable = [m for m in matches if m.reachable]
+    return [
+        Metric("keywords", "author keywords", len(matches), "count"),
+        Metric("reachable", "reachable (keyword occurs in abstract)", _share([m.reachable for m in matches])),
+        Metric("recall_exact", f"recall of reachable keywords, exact (n={len(reachable)})", _share([m.exact for m in reachable])),
+        Metric("recall_lenient", "recall of reachable keywords, lenient", _share([m.lenient for m in reachable])),
+        Metric("recall_lenient_all", "recall of all keywords, lenient", _share([m.lenient for m in matches])),
+        Metric("tag_precision_lenient", "tag precision vs keywords, lenient", _share(tag_hits)),
+    ]
+
+
+def tag_health(papers: Sequence[Paper]) -> list[Metric]:
+    counts = [len(p.tags) for p in papers]
+    usage = Counter(tag for p in papers for tag in dict.fromkeys(p.tags))
+    largest_tag, largest = min(usage.items(), key=lambda item: (-item[1], item[0])) if usage else ("", 0)
+    n = len(papers)
+    return [
+        Metric("mean_tags", "tags per paper (mean)", _mean(counts), "mean"),
+        Metric("min_tags", "tags per paper (min)", min(counts) if counts else None, "count"),
+        Metric("share_3_to_8", f"papers with {MIN_TAGS}-{MAX_TAGS} tags", _share([MIN_TAGS <= c <= MAX_TAGS for c in counts])),
+        Metric("distinct_tags", "distinct tags", len(usage), "count"),
+        Metric("papers_per_tag", "papers per tag (mean)", sum(usage.values()) / len(usage) if usage else None, "mean"),
+        Metric("singleton_tags", "tags used by one paper only", _share([c == 1 for c in usage.values()])),
+        Metric("largest_tag_share", "largest tag's share of papers", largest / n if n else None),
+        Metric("largest_tag", "largest tag", largest_tag, "text"),
+        *(
+            Metric(f"common_tag_{rank}", f"papers with tag #{rank}: {tag}", count / n)
+            for rank, (tag, count) in enumerate(sorted(usage.items(), key=lambda item: (-item[1], item[0]))[:COMMON_TAGS], 1)
+        ),
+    ]
+
+
+def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
+    metrics = [
+        Metric("one_sentence", f"one sentence, <= {MAX_SUMMARY_CHARS} chars, ends . ! ?", _share([is_one_sentence(p.summary) for p in papers])),
+        Metric("names_contribution", "names the contribution (we/our/this paper/name)", _share([names_contribution(p.summary, p.name) for p in papers])),
+        Metric("chars", "summary characters (mean)", _mean([len(p.summary) for p in papers]), "mean"),
+    ]
+    with_tldr = [(p, r) for p, r in zip(papers, records) if r.tldr]
+    if with_tldr:
+        f1 = _mean([rouge1_f1(p.summary, r.tldr or "") for p, r in with_tldr])
+        metrics.append(Metric("tldr_rouge1_f1", f"summary vs TL;DR, ROUGE-1 F1 (n={len(with_tldr)})", f1, "mean"))
+    return metrics
+
+
+def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
+    """A reason a reader can use: a tag or key phrase of either paper, their area, a name
+    (either paper's, or name-like), or a phrase of two or more words; not a lone generic word."""
+    key = normalise_term(reason)
+    topics = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
+    return len(reason.split()) >= 2 or key in topics or reason in (a.name, b.name, a.area) or looks_like_name(reason)
+
+
+def random_neighbours(n: int, k: int, seed: int) -> list[list[int]]:
+    """k distinct other papers for each paper, drawn in corpus order from one seeded generator."""
+    rng = random.Random(seed)
+    k = min(k, n - 1)
+    result = []
+    for i in range(n):
+        drawn = rng.sample(range(n - 1), k) if k > 0 else []
+        result.append([j + 1 if j >= i else j for j in drawn])
+    return result
+
+
+def area_agreement(lists: Sequence[Sequence[int]], areas: Sequence[str | None]) -> float | None:
+    """Mean over papers with an area of the share of their listed papers (with an area) in the same area."""
+    shares = []
+    for i, others in enumerate(lists):
+        known = [j for j in others if areas[j]]
+        if areas[i] and known:
+            shares.append(sum(areas[j] == areas[i] for j in known) / len(known))
+    return _mean(shares)
+
+
+def keyword_overlap(lists: Sequence[Sequence[int]], keys: Sequence[set[str]]) -> float | None:
+    """Mean Jaccard of keyword sets over (paper, listed paper) pairs where both have keywords."""
+    return _mean([jaccard(keys[i], keys[j]) for i, others in enumerate(lists) for j in others if keys[i] and keys[j]])
+
+
+def best_lift(keys: Sequence[set[str]], related: int, random_overlap: float | None) -> float | None:
+    """The lift of each paper's `related` papers of highest keyword Jaccard, capped as the
+    generator caps its lists: the ceiling of `keyword_lift` on this corpus."""
+    n = len(keys)
+    if not random_overlap or n < 2:
+        return None
+    vocabulary = {k: i for i, k in enumerate(sorted(set().union(*keys)))}
+    rows = [i for i, ks in enumerate(keys) for _ in ks]
+    incidence = sparse.csr_matrix((np.ones(len(rows)), (rows, [vocabulary[k] for ks in keys for k in ks])), shape=(n, max(1, len(vocabulary))))
+    shared = (incidence @ incidence.T).toarray()
+    sizes = np.array([len(ks) for ks in keys], dtype=float)
+    union = sizes[:, None] + sizes[None, :] - shared
+    jaccard_matrix = np.where(union > 0, shared / np.where(union > 0, union, 1), 0.0)
+    jaccard_matrix[(sizes == 0)[:, None] | (sizes == 0)[None, :]] = -1.0  # a pair without keywords is never best
+    np.fill_diagonal(jaccard_matrix, -np.inf)
+    width = min(n - 1, max(CANDIDATES, 3 * related))
+    candidates = np.argsort(-jaccard_matrix, axis=1, kind="stable")[:, :width]
+    columns = assign(candidates, np.take_along_axis(jaccard_matrix, candidates, axis=1), min(related, n - 1))
+    best = keyword_overlap([[int(candidates[i, c]) for c in row] for i, row in enumerate(columns)], keys)
+    return best / random_overlap if best is not None else None
+
+
+def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related: int, seed: int) -> list[Metric]:
+    index: dict[str, int] = {}
+    for i, paper in enumerate(papers):
+        index.setdefault(paper.id, i)
+    neighbours = [[index[r.id] for r in p.related] for p in papers]
+    randoms = random_neighbours(len(papers), related, seed)
+    metrics: list[Metric] = []
+
+    areas = [r.primary_area for r in records]
+    if any(areas):
+        metrics += [
+            Metric("area_agreement", f"area agreement@{related}, related", area_agreement(neighbours, areas)),
+            Metric("area_agreement_random", f"area agreement@{related}, random", area_agreement(randoms, areas)),
+        ]
+
+    kind = keyword_kind(records)
+    if kind:
+        keys = [{normalise_term(k) for k in r.keywords} for r in records]
+        near, far = keyword_overlap(neighbours, keys), keyword_overlap(randoms, keys)
+        metrics += [
+            Metric("keyword_jaccard", f"keyword Jaccard ({kind}), related", near, "mean"),
+            Metric("keyword_jaccard_random", f"keyword Jaccard ({kind}), random", far, "mean"),
+            Metric("keyword_lift", "keyword overlap lift (related / random)", near / far if near is not None and far else None, "ratio"),
+            Metric("keyword_lift_ceiling", "keyword lift of the best lists (ceiling)", best_lift(keys, related, far), "ratio"),
+        ]
+
+    plain = plain_top([document(p) for p in papers], related)
+    reasons = [(p, papers[index[r.id]], reason) for p in papers for r in p.related for reason in r.reasons]
+    metrics += [
+        Metric("plain_agreement", f"agreement with plain TF-IDF top-{related}", _mean([len(set(n) & set(plain[i].tolist())) / len(plain[i]) for i, n in enumerate(neighbours) if len(plain[i])])),
+        Metric("reason_quality", "reasons that are tags, key phrases, names or phrases", _share([usable_reason(r, a, b) for a, b, r in reasons])),
+        Metric("reasons_per_link", "reasons per related link (mean)", len(reasons) / max(1, sum(len(p.related) for p in papers)), "mean"),
+    ]
+
+    recommended = Counter(j for others in neighbours for j in others)
+    top, top_count = min(recommended.items(), key=lambda item: (-item[1], item[0])) if recommended else (None, 0)
+    metrics += [
+        Metric("max_recommended", "most recommended paper: times", top_count, "count"),
+        Metric("max_recommended_title", "most recommended paper", (records[top].title or papers[top].title) if top is not None else "", "text"),
+        Metric("never_recommended", "papers never recommended", _share([i not in recommended for i in range(len(papers))])),
+    ]
+    return metrics
+
+
+def evaluate_records(name: str, records: Sequence[Record], related: int = RELATED, seed: int = SEED, examples: int = 0) -> CorpusResult:
+    papers, seconds = derive(records, related)
+    result = CorpusResult(name, len(papers))
+    result.sections["titles"] = title_metrics(papers, records)
+    result.sections["title defects"] = defect_metrics(papers)
+    if keyword_kind(records) == "author":
+        result.sections["keywords"] = keyword_metrics(papers, records)
+    result.sections["tags"] = tag_health(papers)
+    result.sections["summary"] = summary_metrics(papers, records)
+    result.sections["related"] = related_metrics(papers, records, related, seed)
+    result.sections["time"] = [
+        Metric("enrich_seconds", "enrich", seconds["enrich"], "seconds"),
+        Metric("link_seconds", "link", seconds["link"], "seconds"),
+        Metric("total_seconds", "total", seconds["total"], "seconds"),
+        Metric("ms_per_paper", "per paper", 1000 * seconds["total"] / len(papers) if papers else None, "ms"),
+    ]
+    if examples:
+        rng = random.Random(seed)
+        for i in sorted(rng.sample(range(len(papers)), min(examples, len(papers)))):
+            result.examples.append(
+                {
+                    "derived": papers[i].title,
+                    "real": records[i].title,
+                    "rouge1_f1": round(rouge1_f1(papers[i].title, records[i].title or ""), 3),
+                    "tags": list(papers[i].tags),
+                    "keywords": list(records[i].keywords),
+                }
+            )
+    return result
+
+
+def evaluate_corpus(path: Path, limit: int | None = None, related: int = RELATED, seed: int = SEED, examples: int = 0) -> CorpusResult:
+    """Read one corpus file (its first `limit` records) and score it."""
+    return evaluate_records(path.stem, load(path, limit), related, seed, examples)
+
+
+# --- Output ---------------------------------------------------------------------------
+
+
+def format_value(metric: Metric) -> str:
+    value = metric.value
+    if value is None:
+        return "n/a"
+    if metric.kind == "text":
+        text = str(value)
+        return text if len(text) <= 60 else text[:59] + "…"
+    if metric.kind == "share":
+        return f"{100 * value:.1f}%"
+    if metric.kind == "count":
+        return str(value)
+    if metric.kind == "seconds":
+        return f"{value:.2f} s"
+    if metric.kind == "ms":
+        return f"{value:.1f} ms"
+    if metric.kind == "ratio":
+        return f"{value:.2f}x"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def format_table(result: CorpusResult) -> str:
+    """One aligned block per corpus: section headings, labels, numbers right-aligned, text after them."""
+    rows = [(section, metric, format_value(metric)) for section, metrics in result.sections.items() for metric in metrics]
+    label_width = max(len(metric.label) for _, metric, _ in rows)
+    value_width = max((len(value) for _, metric, value in rows if metric.kind != "text"), default=0)
+    lines = [f"{result.name}: {result.papers} papers"]
+    current = None
+    for section, metric, value in rows:
+        if section != current:
+            lines.append(f"  {section}")
+            current = section
+        value = value if metric.kind == "text" else f"{value:>{value_width}}"
+        lines.append(f"    {metric.label:<{label_width}}  {value}")
+    for example in result.examples:
+        lines.append(f"  example (F1 {example['rouge1_f1']:.2f})")
+        lines.append(f"    derived: {example['derived']}")
+        lines.append(f"    real:    {example['real']}")
+    return "\n".join(lines)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("corpora", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "json_out", type=click.Path(path_type=Path, dir_okay=False), help="Also write every metric to this JSON file.")
+@click.option("--limit", type=click.IntRange(2), default=None, help="Score only the first N records of each corpus.")
+@click.option("--related", default=RELATED, show_default=True, type=click.IntRange(1, 50), help="Related papers per paper.")
+@click.option("--seed", default=SEED, show_default=True, type=int, help="Seed for the random baselines and examples.")
+@click.option("--examples", default=0, show_default=True, type=click.IntRange(0), help="Print N sampled derived vs real titles per corpus.")
+def main(corpora: tuple[Path, ...], json_out: Path | None, limit: int | None, related: int, seed: int, examples: int) -> None:
+    """Derive titles, tags, summaries and related papers from each CORPUS's abstracts
+    alone and score them against the corpus's real fields (see the module docstring)."""
+    results = []
+    start = time.perf_counter()
+    for path in corpora:
+        try:
+            result = evaluate_corpus(path, limit, related, seed, examples)
+        except InputError as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2)
+        results.append(result)
+        click.echo(format_table(result))
+        click.echo()
+    click.echo(f"{sum(r.papers for r in results)} papers in {len(results)} corpora scored in {time.perf_counter() - start:.1f} s")
+    if json_out:
+        data = {
+            "settings": {"limit": limit, "related": related, "seed": seed},
+            "corpora": {r.name: r.to_json() | ({"examples": r.examples} if r.examples else {}) for r in results},
+        }
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        click.echo(f"metrics written to {json_out}")
+
+
+if __name__ == "__main__":
+    main(prog_name="python -m generator.quality.evaluate")

@@ -1,0 +1,1 @@
+"""Stage 4: Papers -> the generated files' text (Markdown with front matter, feeds, papers.json)."""

@@ -1,0 +1,1 @@
+"""What wraps the stages: reuse between runs under `mkdocs serve`, caches on disk, processes on both cores."""
