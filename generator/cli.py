@@ -12,11 +12,11 @@ from pathlib import Path
 
 import click
 
-from generator.plugin import newsite
 from generator.errors import InputError
-from generator.pipeline import Settings, generate
 from generator.layout import ROOT_FILES, SECTIONS
 from generator.output.files import is_generated
+from generator.pipeline import Settings, generate
+from generator.plugin import newsite
 
 
 class Failure(click.ClickException):
@@ -96,9 +96,19 @@ def stage_docs(source: Path, stage: Path) -> None:
 @click.option("-s", "--site", "site", default=None, type=click.Path(path_type=Path), help="Folder for the built HTML site (required).")
 @click.option("--related", default=5, show_default=True, type=click.IntRange(0, 50), help="Related papers per paper.")
 @click.option("--title", default=None, help="Site title (default: the collection's name).")
-@click.option("--docs", "docs", default=None, type=click.Path(path_type=Path), help="Keep the generated Markdown here (default: a temporary folder).")
-@click.option("--config", "config_file", default=None, type=click.Path(path_type=Path, exists=True, dir_okay=False), help="MkDocs config with the abstracts plugin to build with, its docs/ beside it (default: the one `new` writes).")
-def build_command(inputs: tuple[Path, ...], site: Path | None, related: int, title: str | None, docs: Path | None, config_file: Path | None) -> None:
+@click.option(
+    "--docs", "docs", default=None, type=click.Path(path_type=Path), help="Keep the generated Markdown here (default: a temporary folder)."
+)
+@click.option(
+    "--config",
+    "config_file",
+    default=None,
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="MkDocs config with the abstracts plugin to build with, its docs/ beside it (default: the one `new` writes).",
+)
+def build_command(
+    inputs: tuple[Path, ...], site: Path | None, related: int, title: str | None, docs: Path | None, config_file: Path | None
+) -> None:
     """Build a complete site for INPUTS into a site folder, without a site folder of your own."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
@@ -154,7 +164,15 @@ def new_command(folder: Path, title: str | None, copy_theme: bool) -> None:
 
 
 @main.command("serve")
-@click.option("-f", "--config-file", "config_file", default="mkdocs.yml", show_default=True, type=click.Path(path_type=Path), help="The site's MkDocs config.")
+@click.option(
+    "-f",
+    "--config-file",
+    "config_file",
+    default="mkdocs.yml",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="The site's MkDocs config.",
+)
 @click.option("-a", "--dev-addr", default=None, metavar="IP:PORT", help="Address to serve on (default: 127.0.0.1:8000).")
 def serve_command(config_file: Path, dev_addr: str | None) -> None:
     """Serve the site at http://127.0.0.1:8000: an edited abstract reloads the open page.

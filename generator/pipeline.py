@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime, timezone
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
-from generator.runtime.runcache import RunCache, run_fingerprint
 from generator.errors import InputError, Report
-from generator.runtime.heap import collector_paused
 from generator.model import Paper, Record
-from generator.runtime.session import Session
-from generator.sources.readers import input_files, records_as_read, shown_path
-from generator.runtime.parallel import forks, meanwhile, run_meanwhile
 from generator.output.files import WriteResult, write_later, write_site
 from generator.runtime.background_writer import Writer
+from generator.runtime.heap import collector_paused
+from generator.runtime.parallel import forks, meanwhile, run_meanwhile
+from generator.runtime.runcache import RunCache, run_fingerprint
+from generator.runtime.session import Session
+from generator.sources.readers import input_files, records_as_read, shown_path
 
 # The passes' own modules (numpy, scipy, Jinja2, the learned data: ~0.4 s of CPU) are imported
 # by the functions that run them: a run that finds nothing changed (the no-op rebuild) needs none.
@@ -29,12 +29,12 @@ PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable
 def _prepare_passes() -> None:
     """Import what linking and rendering use and load their models (~0.4 s at start-up), while
     enrich's workers run: this process would only wait for them meanwhile."""
-    import generator.explore.topics  # noqa: F401
-    import generator.link.corpus  # noqa: F401
-    import generator.render.site  # noqa: F401
+    import generator.explore.topics
+    import generator.link.corpus
+    import generator.render.site
     import generator.runtime.map_process  # noqa: F401
-    from generator.link.keyphrases import phrase_model
     from generator.enrich.tagevidence import tag_model
+    from generator.link.keyphrases import phrase_model
 
     phrase_model()
     tag_model()
@@ -101,10 +101,10 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     records while the rest are read (at 4,242 papers reading took 0.35 s of one core, the
     other idle, before they started)."""
     from generator.enrich.paper import enrich_batch, paper_id
-    from generator.language.learned import choices
-    from generator.runtime.parallel import Feed
     from generator.enrich.tagevidence import tag_model
     from generator.enrich.tagging import vocabulary
+    from generator.language.learned import choices
+    from generator.runtime.parallel import Feed
 
     vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork (0.06 s)
     records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
@@ -151,7 +151,7 @@ def feed_dates(files: list[Path], papers: list[Paper], source_root: Path | None)
 
 
 def _timestamp(seconds: int) -> str:
-    return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def site_title_for(papers: list[Paper], settings: Settings) -> str:
@@ -188,7 +188,9 @@ def generate(
         state = run_cache.state
         report.warnings, report.duplicates = state["warnings"], state["duplicates"]
         unchanged = WriteResult(unchanged=len(state["files"]))
-        return Summary(state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t})
+        return Summary(
+            state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t}
+        )
     if session is not None:
         session.next_run()
     meanwhile(_prepare_passes)
@@ -201,8 +203,8 @@ def generate(
             run_meanwhile()  # when no workers ran (a small run, an edit)
             t = lap("read+enrich", t)
             from generator.link.corpus import glossary, link
-            from generator.runtime import map_process
             from generator.render.site import listing_files, render_site
+            from generator.runtime import map_process
 
             updated = feed_dates(files, papers, settings.source_root)
             # The glossary reads only the papers' acronyms and ids, settled when linking
@@ -217,14 +219,24 @@ def generate(
 
             # A one-off run's enrich cache is saved while linking waits for its forked process.
             papers = link(
-                papers, settings.related, session, list_early if writer is not None else None, run_cache.save_papers if writer is not None else None,
+                papers,
+                settings.related,
+                session,
+                list_early if writer is not None else None,
+                run_cache.save_papers if writer is not None else None,
                 neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
             )
             t = lap("link", t)
             pending: dict | None = {} if later else None
             topic_map = map_process.made(papers)
             outputs = render_site(
-                papers, terms or glossary(papers), site_title_for(papers, settings), updated, settings.site_url, session, writer,
+                papers,
+                terms or glossary(papers),
+                site_title_for(papers, settings),
+                updated,
+                settings.site_url,
+                session,
+                writer,
                 listed=writer is not None,
             )
             if pending is None:

@@ -292,6 +292,7 @@ class TreePeaks:
 
 def process_peaks(peaks: list[dict]) -> dict:
     """The per-process columns of a step: its own process, Pagefind's, and the largest other child."""
+
     def largest(rows: list[dict]) -> float | None:
         return max((row["peak_rss_mib"] for row in rows), default=None)
 
@@ -466,6 +467,7 @@ def first_search_files(site: Path) -> list[bytes]:
 
 def markdown_identical(left: Path, right: Path) -> bool:
     """Did `generate` and the build's plugin produce the same generated files (determinism)?"""
+
     def generated(folder: Path) -> dict[str, bytes]:
         found = {}
         for path in folder.rglob("*"):
@@ -473,6 +475,7 @@ def markdown_identical(left: Path, right: Path) -> bool:
             if path.is_file() and (relative.split("/")[0] in GENERATED_FOLDERS or relative in GENERATED_ROOT_FILES):
                 found[relative] = path.read_bytes()
         return found
+
     return generated(left) == generated(right)
 
 
@@ -606,19 +609,42 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     edit_record(inputs[0], 0, "warm")
     warm = run([python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related)], logs, "warm", project)
     inputs[0].write_bytes(original)
-    result["warm"] = {"seconds": warm.seconds, "cpu_seconds": warm.cpu_seconds, "peak_rss_mib": warm.peak_rss_mib, "reported_seconds": reported_seconds(warm.stdout)}
+    result["warm"] = {
+        "seconds": warm.seconds,
+        "cpu_seconds": warm.cpu_seconds,
+        "peak_rss_mib": warm.peak_rss_mib,
+        "reported_seconds": reported_seconds(warm.stdout),
+    }
 
     probe = run(
         [python, "-c", STAGE_PROBE, json.dumps({"inputs": files, "out": str(stage_docs), "related": related})],
-        logs, "stages", project,
+        logs,
+        "stages",
+        project,
     )
     result["stages"] = json.loads(probe.stdout.strip().splitlines()[-1])
     result["stages"]["process_seconds"] = probe.seconds
     result["stages"]["process_peak_rss_mib"] = probe.peak_rss_mib
 
     full = run(
-        [python, "-m", "generator", "build", *files, "--site", str(full_site), "--docs", str(full_docs), "--related", str(related), "--config", str(project.config)],
-        logs, "full", project,
+        [
+            python,
+            "-m",
+            "generator",
+            "build",
+            *files,
+            "--site",
+            str(full_site),
+            "--docs",
+            str(full_docs),
+            "--related",
+            str(related),
+            "--config",
+            str(project.config),
+        ],
+        logs,
+        "full",
+        project,
     )
     mkdocs_said = re.search(r"Documentation built in ([\d.]+) seconds", full.stderr + full.stdout)
     result["full"] = {
@@ -635,7 +661,12 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     config = work / "mkdocs-bare.yml"
     config.write_text(bare_config(project, docs, bare_site, site_title(docs)), encoding="utf-8")
     bare = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "bare", project)
-    result["bare"] = {"seconds": bare.seconds, "cpu_seconds": bare.cpu_seconds, "peak_rss_mib": bare.peak_rss_mib, **site_metrics(bare_site)}
+    result["bare"] = {
+        "seconds": bare.seconds,
+        "cpu_seconds": bare.cpu_seconds,
+        "peak_rss_mib": bare.peak_rss_mib,
+        **site_metrics(bare_site),
+    }
     result["full_over_bare"] = full.seconds / bare.seconds
     result["full_over_bare_cpu"] = full.cpu_seconds / bare.cpu_seconds
     if serve_edits:
@@ -656,7 +687,6 @@ def settle() -> None:
     """Wait until the files `mkdocs serve` removed no longer slow the creation of new ones."""
     if _deleted_at is not None:
         time.sleep(max(0.0, _deleted_at + RECENTLY_DELETED_SECONDS - time.monotonic()))
-
 
 
 def edit_record(path: Path, index: int, marker: str) -> str:
@@ -763,8 +793,11 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
             while (indexed() <= done or busy_children(server.pid)) and time.perf_counter() - began < 300:
                 time.sleep(0.1)
         return {
-            "seconds": seconds, "median_seconds": statistics.median(seconds),
-            "cpu_seconds": cpu, "median_cpu_seconds": statistics.median(cpu), "url": url,
+            "seconds": seconds,
+            "median_seconds": statistics.median(seconds),
+            "cpu_seconds": cpu,
+            "median_cpu_seconds": statistics.median(cpu),
+            "url": url,
         }
     finally:
         server.terminate()
@@ -854,9 +887,9 @@ def main_table(results: dict[int, dict]) -> str:
             rows.append([str(size)] + ["error"] + [""] * (len(COLUMNS) - 1))
             continue
         medians = outcome["median"]
-        rows.append([str(size)] + [
-            "-" if medians[header] is None else fmt.format(medians[header] * scale) for header, _, fmt, scale in COLUMNS
-        ])
+        rows.append(
+            [str(size)] + ["-" if medians[header] is None else fmt.format(medians[header] * scale) for header, _, fmt, scale in COLUMNS]
+        )
     return table(rows)
 
 
@@ -917,7 +950,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per size; the table shows medians (default: 3)")
     parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
-    parser.add_argument("--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)")
+    parser.add_argument(
+        "--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)"
+    )
     parser.add_argument("--edits", type=int, default=5, help="edits timed under `mkdocs serve` per run, 0 to skip (default: 5)")
     parser.add_argument("--json", type=Path, default=None, help="also write the medians and every run as JSON here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (inputs and logs) and print its path")
@@ -962,7 +997,9 @@ def main() -> int:
     print(f"\nMedians of {args.repeat} run(s); ratios per run, then median. Sizes in 10^3/10^6 bytes.")
     # Timings on a shared machine are only as good as its idleness and its speed: say both.
     print(f"{project.root}; {os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after")
-    print(f"machine speed: reference workload {reference_before:.3f} s before, {reference_after:.3f} s after (CPU, least of 5; lower is faster)\n")
+    print(
+        f"machine speed: reference workload {reference_before:.3f} s before, {reference_after:.3f} s after (CPU, least of 5; lower is faster)\n"
+    )
     print(main_table(results))
     stages = stage_table(results)
     if stages:
@@ -972,15 +1009,32 @@ def main() -> int:
     if differing:
         print(f"\nnote: `generate` and the build's plugin wrote different Markdown at size(s) {', '.join(differing)}")
     if args.json:
-        args.json.write_text(json.dumps({
-            "machine": {
-                "python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
-                "load_average_before": load_before, "load_average_after": load_after,
-                "reference_seconds_before": reference_before, "reference_seconds_after": reference_after,
-            },
-            "settings": {"repo": str(project.root), "sizes": args.sizes, "repeat": args.repeat, "related": args.related, "corpus": str(args.corpus)},
-            "results": {str(size): outcome for size, outcome in results.items()},
-        }, indent=2) + "\n", encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "machine": {
+                        "python": platform.python_version(),
+                        "platform": platform.platform(),
+                        "cpus": os.cpu_count(),
+                        "load_average_before": load_before,
+                        "load_average_after": load_after,
+                        "reference_seconds_before": reference_before,
+                        "reference_seconds_after": reference_after,
+                    },
+                    "settings": {
+                        "repo": str(project.root),
+                        "sizes": args.sizes,
+                        "repeat": args.repeat,
+                        "related": args.related,
+                        "corpus": str(args.corpus),
+                    },
+                    "results": {str(size): outcome for size, outcome in results.items()},
+                },
+                indent=2,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
         print(f"\nJSON written to {args.json}")
     return 1 if any("error" in outcome for outcome in results.values()) else 0
 

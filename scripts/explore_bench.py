@@ -44,8 +44,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import DEFAULT_CORPUS, prepare_inputs  # noqa: E402  (the same inputs as the site benchmark)
-from search_bench import CHROMIUM, CHROMIUM_ARGS, Server, table  # noqa: E402
+from bench import DEFAULT_CORPUS, prepare_inputs
+from search_bench import CHROMIUM, CHROMIUM_ARGS, Server, table
 
 ZOOM_PRESSES = 3  # 1.5^3 = 3.4, past the map's FINE_ZOOM of 2.5
 READY = "(name) => performance.getEntriesByName(name)[0]?.startTime ?? null"
@@ -59,7 +59,9 @@ def build(size: int, corpus: Path, folder: Path) -> Path:
     site = folder / f"site-{size}"
     result = subprocess.run(
         [sys.executable, "-m", "generator", "build", *map(str, inputs), "--site", str(site)],
-        capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
     )
     if result.returncode:
         raise SystemExit(f"building {size} failed:\n{result.stderr[-3000:]}")
@@ -129,8 +131,17 @@ def row(f: dict) -> list[str]:
     def spread(values: list[float]) -> str:
         return f"{statistics.median(values):.0f} ({max(values):.0f})"
 
-    return [f["site"], str(f["papers"]), str(f["broad"]), str(f["fine"]), spread(f["map_ms"]), spread(f["browse_ms"]),
-            f"{f['map_gz'] / 1e3:.0f}", f"{f['browse_gz'] / 1e3:.0f}", spread(f["filter_ms"])]
+    return [
+        f["site"],
+        str(f["papers"]),
+        str(f["broad"]),
+        str(f["fine"]),
+        spread(f["map_ms"]),
+        spread(f["browse_ms"]),
+        f"{f['map_gz'] / 1e3:.0f}",
+        f"{f['browse_gz'] / 1e3:.0f}",
+        spread(f["filter_ms"]),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,9 +46,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 def load(repo: Path, files: list[Path], cache: Path):
     sys.path.insert(0, str(repo))
     from generator import pipeline
-    from generator.runtime.runcache import RunCache
     from generator.errors import Report
     from generator.link.corpus import link
+    from generator.runtime.runcache import RunCache
     from generator.sources.readers import input_files
 
     settings, report = pipeline.Settings(), Report()
@@ -112,7 +112,9 @@ def figures(name: str, papers, corpus: Path, samples: int) -> list[str]:
         region_of = {i: r for r, (_, m) in enumerate(regions) for i in m}
         pairs = [(region_of[i], area) for i, (area, _) in truth.items() if i in region_of]
         nmi = f"{normalized_mutual_info_score([a for _, a in pairs], [r for r, _ in pairs]):.3f}"
-        top = sum(Counter(k for i in m if i in truth for k in truth[i][1]).most_common(1)[0][1] for _, m in regions if any(i in truth for i in m))
+        top = sum(
+            Counter(k for i in m if i in truth for k in truth[i][1]).most_common(1)[0][1] for _, m in regions if any(i in truth for i in m)
+        )
         purity = f"{top / len(pairs):.3f}"
     if samples:
         rng = random.Random(7)
@@ -121,15 +123,27 @@ def figures(name: str, papers, corpus: Path, samples: int) -> list[str]:
             print(f"\n{name}: {label or '(unnamed)'} ({len(members)} papers{share})")
             for i in sorted(rng.sample(list(members), min(samples, len(members)))):
                 print(f"   - {papers[i].title[:110]}")
-    return [name, str(len(papers)), f"{len(named)}/{len(regions)}", f"{in_named / len(papers):.2f}",
-            f"{carry / max(in_named, 1):.3f}", f"{titled / max(in_named, 1):.3f}", nmi, purity]
+    return [
+        name,
+        str(len(papers)),
+        f"{len(named)}/{len(regions)}",
+        f"{in_named / len(papers):.2f}",
+        f"{carry / max(in_named, 1):.3f}",
+        f"{titled / max(in_named, 1):.3f}",
+        nmi,
+        purity,
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpora", default=",".join([*BENCH, "all"]), help="corpus names, comma-separated; 'all' = the bench corpora together")
+    parser.add_argument(
+        "--corpora", default=",".join([*BENCH, "all"]), help="corpus names, comma-separated; 'all' = the bench corpora together"
+    )
     parser.add_argument("--corpus", type=Path, default=Path("../shared/corpus"), help="the shared corpora (default ../shared/corpus)")
-    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent, help="the checkout whose generator is measured")
+    parser.add_argument(
+        "--repo", type=Path, default=Path(__file__).resolve().parent.parent, help="the checkout whose generator is measured"
+    )
     parser.add_argument("--cache", type=Path, default=Path(".cache/region-quality"), help="derived fields cached here between runs")
     parser.add_argument("--samples", type=int, default=0, help="titles to print per region")
     args = parser.parse_args(argv)

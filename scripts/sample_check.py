@@ -22,8 +22,9 @@ import click
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import train_tags  # noqa: E402  (scripts/ is on the path when run as a script)
-from generator.quality.evaluate import derive, load  # noqa: E402
+import train_tags
+
+from generator.quality.evaluate import derive, load
 
 
 def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[str]:

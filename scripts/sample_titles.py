@@ -20,9 +20,10 @@ import click
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import train  # noqa: E402  (scripts/ is on the path when run as a script)
-from generator.language import learned  # noqa: E402
-from generator.quality.evaluate import derive, load  # noqa: E402
+import train
+
+from generator.language import learned
+from generator.quality.evaluate import derive, load
 
 
 @click.command()

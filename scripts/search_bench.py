@@ -55,8 +55,13 @@ from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SEARCH_FILES = re.compile(r"/(search/|pagefind/|assets/javascripts/workers/search|assets/javascripts/search\.js)")
 WORD = re.compile(r"[A-Za-z][a-z]{3,}")
@@ -129,7 +134,8 @@ class Server:
         self.port = free_port()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "http.server", str(self.port), "--bind", "127.0.0.1", "--directory", str(site)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         self.base = f"http://127.0.0.1:{self.port}/"
         deadline = time.monotonic() + 20
@@ -252,27 +258,52 @@ def main(argv: list[str] | None = None) -> int:
                     for _, query, expected in queries:
                         for _ in range(args.runs):
                             runs.append(one_run(browser, site, server.base, query, expected, scenario, args.timeout))
-                            print(f"{site} {scenario} {query!r}: {runs[-1]['ms']} ms, {runs[-1]['search_bytes']} B,"
-                                  f" first {runs[-1]['first_result']}",
-                                  file=sys.stderr)
+                            print(
+                                f"{site} {scenario} {query!r}: {runs[-1]['ms']} ms, {runs[-1]['search_bytes']} B,"
+                                f" first {runs[-1]['first_result']}",
+                                file=sys.stderr,
+                            )
                     results[f"{site} {scenario}"] = {
-                        "site": str(site), "engine": kind, "papers": papers, "scenario": scenario,
-                        "median": summarise(runs), "runs": runs,
+                        "site": str(site),
+                        "engine": kind,
+                        "papers": papers,
+                        "scenario": scenario,
+                        "median": summarise(runs),
+                        "runs": runs,
                     }
             finally:
                 server.close()
         browser.close()
 
-    headers = ["site", "engine", "papers", "scenario", "found", "ms to any", "ms", "max ms", "ms after last key",
-               "all KB", "search KB", "max search KB", "search gz KB"]
+    headers = [
+        "site",
+        "engine",
+        "papers",
+        "scenario",
+        "found",
+        "ms to any",
+        "ms",
+        "max ms",
+        "ms after last key",
+        "all KB",
+        "search KB",
+        "max search KB",
+        "search gz KB",
+    ]
     rows = [headers]
     for outcome in results.values():
         m = outcome["median"]
-        rows.append([
-            outcome["site"], outcome["engine"], str(outcome["papers"]), outcome["scenario"], f"{m['found']}/{m['runs']}",
-            *("-" if m[k] is None else f"{m[k]:.0f}" for k in ("ms to any", "ms", "max ms", "ms after last key")),
-            *("-" if m[k] is None else f"{m[k] / 1e3:.0f}" for k in ("all KB", "search KB", "max search KB", "search gz KB")),
-        ])
+        rows.append(
+            [
+                outcome["site"],
+                outcome["engine"],
+                str(outcome["papers"]),
+                outcome["scenario"],
+                f"{m['found']}/{m['runs']}",
+                *("-" if m[k] is None else f"{m[k]:.0f}" for k in ("ms to any", "ms", "max ms", "ms after last key")),
+                *("-" if m[k] is None else f"{m[k] / 1e3:.0f}" for k in ("all KB", "search KB", "max search KB", "search gz KB")),
+            ]
+        )
     print(table(rows))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")

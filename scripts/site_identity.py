@@ -81,7 +81,11 @@ def run_one(name: str, inputs: list[Path], out: Path) -> None:
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and ".abstracts-site" not in p.parts and "inputs" not in p.relative_to(folder).parts[:1]}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".abstracts-site" not in p.parts and "inputs" not in p.relative_to(folder).parts[:1]
+    }
 
 
 def main() -> int:

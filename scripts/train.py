@@ -49,17 +49,17 @@ from sklearn.linear_model import LogisticRegression, Ridge
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.language import learned  # noqa: E402
+from generator.enrich.features import content_words, name_features, phrase_features, sentence_features, word_counts
+from generator.enrich.names import NOT_INTRODUCED, find_acronyms, name_candidates
+from generator.enrich.paper import _bold_words
+from generator.enrich.titlegate import third_person
+from generator.enrich.titles import descriptor_candidates
+from generator.errors import Report
+from generator.language import learned
+from generator.language.textutil import sentences
+from generator.quality.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1
 from generator.sources import markup
-from generator.enrich.paper import _bold_words  # noqa: E402
-from generator.errors import Report  # noqa: E402
-from generator.quality.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1  # noqa: E402
-from generator.enrich.features import content_words, name_features, phrase_features, sentence_features, word_counts  # noqa: E402
-from generator.enrich.names import NOT_INTRODUCED, find_acronyms, name_candidates  # noqa: E402
-from generator.sources.readers import read_file  # noqa: E402
-from generator.language.textutil import sentences  # noqa: E402
-from generator.enrich.titles import descriptor_candidates  # noqa: E402
-from generator.enrich.titlegate import third_person  # noqa: E402
+from generator.sources.readers import read_file
 
 DATA = ROOT / "generator" / "data"
 MIN_WORD_COUNT = 5  # words seen fewer times in all titles and abstracts get no titleness
@@ -179,7 +179,10 @@ def _fit_linear(rows: list[dict], targets: list[float], weights: list[float] | N
 
 def name_rows(example: Example) -> list[tuple[dict, bool]]:
     url_text = " ".join(markup.URL.findall(example.text))
-    return [(name_features(n, rank, example.text, example.sentences, url_text), name_label(n, example.title)) for rank, n in enumerate(example.names)]
+    return [
+        (name_features(n, rank, example.text, example.sentences, url_text), name_label(n, example.title))
+        for rank, n in enumerate(example.names)
+    ]
 
 
 def first_name_odds(model: learned.Linear, examples: list[Example]) -> list[tuple[float, bool, bool]]:
@@ -323,7 +326,9 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
                 result = evaluate_records(corpus, _records(corpus_dir, corpus))
                 results[corpus] = {"trained_on": f"all venues but {held_out}", **result.to_json()}
                 titles = result.to_json()["titles"]
-                click.echo(f"{corpus:10} (without {held_out}): " + ", ".join(f"{k} {v:.3f}" for k, v in titles.items() if isinstance(v, float)))
+                click.echo(
+                    f"{corpus:10} (without {held_out}): " + ", ".join(f"{k} {v:.3f}" for k, v in titles.items() if isinstance(v, float))
+                )
             learned.use(None)
         report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         click.echo(f"leave-one-venue-out report written to {report}")

@@ -31,8 +31,8 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections import Counter
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,20 +44,22 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.link import keyphrases  # noqa: E402
+from train import venue
+
+from generator.enrich import (
+    tagevidence,
+    tagging,
+)
+from generator.enrich.names import find_acronyms
+from generator.enrich.tagging import candidate_phrases, mentions, normalise_keyword
+from generator.errors import Report
+from generator.language.learned import Linear
+from generator.language.textutil import fold, normalise_term, singular
+from generator.link import keyphrases
+from generator.link.corpus import _phrase_like
+from generator.quality.evaluate import contains, evaluate_records, keyword_kind, tag_matches_keywords, term_tokens
 from generator.sources import markup
-from generator.enrich import tagevidence
-from generator.link.corpus import _phrase_like  # noqa: E402
-from generator.enrich.names import find_acronyms  # noqa: E402
-from generator.language.textutil import fold, normalise_term, singular  # noqa: E402
-from generator.errors import Report  # noqa: E402
-from generator.quality.evaluate import evaluate_records, keyword_kind, tag_matches_keywords  # noqa: E402
-from generator.language.learned import Linear  # noqa: E402
-from generator.sources.readers import read_file  # noqa: E402
-from generator.enrich import tagging  # noqa: E402
-from generator.quality.evaluate import contains, term_tokens  # noqa: E402
-from generator.enrich.tagging import candidate_phrases, mentions, normalise_keyword  # noqa: E402
-from train import venue  # noqa: E402  (the same leave-one-venue-out unit as the title models)
+from generator.sources.readers import read_file
 
 DATA = ROOT / "generator" / "data"
 OUT = DATA / "tag_evidence.yml"
@@ -264,7 +266,9 @@ def write(trained: Trained, corpora: list[str]) -> None:
     lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (scripts/train_tags.py)"]
     lines += [f"{w}\t{v}" for w, v in phrases.words.items()]
     WORDS_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    lines = ["# phrase (2-4 words, the last singular)\tpapers giving it as an author keyword; learned by `make train` (scripts/train_tags.py)"]
+    lines = [
+        "# phrase (2-4 words, the last singular)\tpapers giving it as an author keyword; learned by `make train` (scripts/train_tags.py)"
+    ]
     lines += [f"{p}\t{c}" for p, c in phrases.keywords.items()]
     KEYWORD_PHRASES_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -385,7 +389,9 @@ def phrase_rows(corpora: dict[str, list], words: dict[str, float]) -> tuple[list
                 df = document_frequency[key]
                 if df > max_df or not _phrase_like(spelling):
                     continue
-                rows.append(keyphrases.features(key, spelling, count, position / len(candidates), df, n, longer.get(key, 0), model, key in defined))
+                rows.append(
+                    keyphrases.features(key, spelling, count, position / len(candidates), df, n, longer.get(key, 0), model, key in defined)
+                )
                 labels.append(term_tokens(key) in wanted)
                 once.append(df < 2 and count < 2)
     return rows, labels, once
@@ -398,9 +404,7 @@ def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
     rows, labels, once = phrase_rows(corpora, words)
     model = LogisticRegression(C=REGULARISATION, max_iter=5000)
     model.fit(np.array(rows), np.array(labels, dtype=int))
-    fitted = keyphrases.PhraseModel(
-        round(float(model.intercept_[0]), 4), tuple(round(float(c), 4) for c in model.coef_[0]), 1.0, words
-    )
+    fitted = keyphrases.PhraseModel(round(float(model.intercept_[0]), 4), tuple(round(float(c), 4) for c in model.coef_[0]), 1.0, words)
     known = keyword_phrases(corpora)
     recurring = [label for label, single in zip(labels, once) if not single]
     base_rate = sum(recurring) / max(1, len(recurring))

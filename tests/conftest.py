@@ -20,9 +20,7 @@ MKDOCS = ROOT / ".venv" / "bin" / "mkdocs"
 def run_cli(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.CompletedProcess:
     """Run `python -m generator ...` as a user would, capturing its output."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
-    )
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def mkdocs_build(folder: Path) -> subprocess.CompletedProcess:
@@ -69,7 +67,7 @@ HOSTILE_VALUES = [
     "<img src=x onerror=alert(1) data-injected>",
     "<svg onload=alert(1) data-injected>",
     "[a link](javascript:alert(1)) and ![an image](javascript:alert(2))",
-    "<javascript:alert(1)> and <https://x.org/\"onclick=alert(1)>",
+    '<javascript:alert(1)> and <https://x.org/"onclick=alert(1)>',
     "{: data-injected=1 onclick=alert(1) }",
     "*[ABC]: <x-injected>",
     "<!-- injected --> and <!-- material/tags -->",

@@ -9,6 +9,7 @@ import sys
 import time
 
 from conftest import ROOT
+
 from generator.output.files import write_site
 
 FILES = 120
@@ -28,7 +29,7 @@ write.os.replace = slow_replace
 files = {f"papers/p{i:03d}.md": "generated_by: abstracts-site\\n" + "N" * %d for i in range(%d)}
 print("ready", flush=True)
 write.write_site(Path(sys.argv[1]), files)
-""" % (SIZE, FILES)
+""" % (SIZE, FILES)  # noqa: UP031
 
 
 def test_killed_run_leaves_old_or_new_files(tmp_path):

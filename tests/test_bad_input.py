@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 
 import frontmatter
 import pytest
-
 from conftest import HOSTILE_URLS, Dom, run_cli
 from test_scale import PAGE_BUDGET
+
 from generator.errors import InputError
 from generator.pipeline import generate
 from generator.sources.readers import read_file
@@ -39,7 +39,11 @@ HANDLED = {
     "binary-file-in-folder": ({"x.txt": f"H\n\n{A}\n", "figure.png": b"\x89PNG\r\n\x1a\n\x00"}, 1, "figure.png: skipped"),
     "readme-in-folder": ({"x.txt": f"H\n\n{A}\n", "README.md": "# About these files\n\nThey hold abstracts.\n"}, 1, "README.md: skipped"),
     "jsonl-extra-fields": ({"x.jsonl": json.dumps({"abstract": A, "colour": "red"}) + "\n"}, 1, "ignored unknown field(s): colour"),
-    "jsonl-duplicate-ids": ({"x.jsonl": json.dumps({"abstract": A, "id": "7"}) + "\n" + json.dumps({"abstract": B, "id": "7"}) + "\n"}, 2, "id '7' repeats"),
+    "jsonl-duplicate-ids": (
+        {"x.jsonl": json.dumps({"abstract": A, "id": "7"}) + "\n" + json.dumps({"abstract": B, "id": "7"}) + "\n"},
+        2,
+        "id '7' repeats",
+    ),
     "csv-quoted-newlines-bom": ({"x.csv": f'\ufeffabstract,title\n"{A}\nsecond line",T\n"{B}",U\n'}, 2, None),
     "rtl-emoji-cjk": ({"x.txt": "H\n\nنقترح طريقة جديدة 🚀 我们提出一种新方法 for graphs.\n\n" + A + "\n"}, 2, None),
     "very-long-word-and-url": ({"x.txt": "H\n\n" + "x" * 3000 + " https://example.org/" + "a" * 2000 + ". " + A + "\n"}, 1, None),
@@ -216,7 +220,11 @@ def test_hostile_given_fields_are_shown_as_given_on_their_pages(hostile_site):
     papers = {p["source"]["id"]: p for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]}
     for record in records:
         paper = papers[shown(record["id"])]
-        assert (paper["title"], paper["summary"], paper["collection"]) == (shown(record["title"]), shown(record["tldr"]), shown(record["collection"]))
+        assert (paper["title"], paper["summary"], paper["collection"]) == (
+            shown(record["title"]),
+            shown(record["tldr"]),
+            shown(record["collection"]),
+        )
         assert paper["authors"] == [shown(a) for a in record["authors"]]
         page = (site / paper["url"] / "index.html").read_text(encoding="utf-8")
         title = shown(record["title"])
@@ -239,7 +247,7 @@ def test_hostile_urls_are_reported_with_their_record_and_never_linked(hostile_si
             url = shown(record["url"].replace("\x01", "").replace("\x02", ""))
             assert f"hostile.jsonl:{line}: url '{url}' is not http(s); not linked" in log
             assert re.search(rf"hostile.jsonl:{line}: url '[^']+' in the abstract is not http\(s\); shown as text", log)
-    links = [l["url"] for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"] for l in p["links"]]
+    links = [l["url"] for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"] for l in p["links"]]  # noqa: E741
     # The one http(s) url is linked, its markup percent-encoded (also from the abstract's \\url{}).
     assert "https://example.org/%22%3E%3Cx-injected%20data-injected%3E" in links
     assert all(web_url(link) == link for link in links)
@@ -251,7 +259,10 @@ def test_hostile_given_fields_keep_feeds_and_sitemap_well_formed(hostile_site):
     titles = []
     for feed in sorted((site / "feeds").glob("*.xml")):
         root = ET.parse(feed).getroot()
-        assert {element.tag for element in root.iter()} <= {f"{atom}{t}" for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")}
+        assert {element.tag for element in root.iter()} <= {
+            f"{atom}{t}"
+            for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")
+        }
         titles += [entry.findtext(f"{atom}title") for entry in root.iter(f"{atom}entry")]
     assert sorted(titles) == sorted(shown(r["title"]) for r in records)
     assert ET.parse(site / "sitemap.xml").getroot() is not None
@@ -275,19 +286,29 @@ def test_groups_whose_names_make_the_same_slug_keep_a_page_each(tmp_path):
 def test_very_long_given_values_are_shortened_and_the_page_stays_within_budget(tmp_path):
     words = "word " * 1000  # 5,000 characters
     huge = {
-        "abstract": A, "title": words, "tldr": words, "collection": words, "primary_area": words, "id": words,
+        "abstract": A,
+        "title": words,
+        "tldr": words,
+        "collection": words,
+        "primary_area": words,
+        "id": words,
         "keywords": [f"keyword {i}" for i in range(100_000)],  # over 1 MB of JSON
-        "authors": [f"Author {i}" for i in range(20_000)], "url": "https://x.org/" + "a" * 100_000,
+        "authors": [f"Author {i}" for i in range(20_000)],
+        "url": "https://x.org/" + "a" * 100_000,
     }
     folder = make(tmp_path, {"x.jsonl": json.dumps({"abstract": B}) + "\n" + json.dumps(huge) + "\n"})
     assert (folder / "x.jsonl").stat().st_size > 1_000_000
     result = run_cli("build", str(folder / "x.jsonl"), "--site", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr[-2000:]
     for message in (
-        "title is 4,999 characters; shortened to 300", "tldr is 4,999 characters; shortened to 600",
-        "collection is 4,999 characters; shortened to 200", "primary_area is 4,999 characters; shortened to 200",
-        "id is 4,999 characters; shortened to 200", "100,000 keywords; kept the first 50",
-        "20,000 authors; kept the first 200", "url is 100,014 characters (more than 2,000); not linked",
+        "title is 4,999 characters; shortened to 300",
+        "tldr is 4,999 characters; shortened to 600",
+        "collection is 4,999 characters; shortened to 200",
+        "primary_area is 4,999 characters; shortened to 200",
+        "id is 4,999 characters; shortened to 200",
+        "100,000 keywords; kept the first 50",
+        "20,000 authors; kept the first 200",
+        "url is 100,014 characters (more than 2,000); not linked",
     ):
         assert f"x.jsonl:2: {message}" in result.stderr, message
     page = next(p for p in (tmp_path / "site" / "papers").glob("word-*/index.html"))

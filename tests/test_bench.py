@@ -8,7 +8,6 @@ import sys
 import time
 
 import pytest
-
 from conftest import ROOT, corpus_file
 
 
@@ -18,7 +17,10 @@ def test_small_benchmark_runs_and_reports_every_column(tmp_path):
     out = tmp_path / "bench.json"
     result = subprocess.run(
         [sys.executable, "scripts/bench.py", "--sizes", "40", "--repeat", "1", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "full/bare" in result.stdout
@@ -42,7 +44,9 @@ def test_a_server_is_busy_while_a_child_process_of_it_runs():
     sys.path.insert(0, str(ROOT / "scripts"))
     import bench
 
-    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', 'import time; time.sleep(3)'])"])
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', 'import time; time.sleep(3)'])"]
+    )
     try:
         deadline = time.monotonic() + 2
         while not bench.busy_children(parent.pid) and time.monotonic() < deadline:

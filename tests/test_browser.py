@@ -20,7 +20,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import frontmatter
 import pytest
-
 from conftest import ROOT, SEEDS, run_cli
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -28,8 +27,13 @@ expect = sync_api.expect
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # Under CI (.ci/run sets CI) a missing browser or axe-core fails these tests instead of skipping
@@ -182,17 +186,19 @@ def paper_meta(published, slug_prefix: str) -> dict:
 
 
 def headings(page) -> list[tuple[int, str]]:
-    return [(int(tag[1]), text) for tag, text in page.eval_on_selector_all(
-        "h1, h2, h3, h4, h5, h6", "els => els.map(e => [e.tagName, e.textContent.trim()])")]
+    return [
+        (int(tag[1]), text)
+        for tag, text in page.eval_on_selector_all("h1, h2, h3, h4, h5, h6", "els => els.map(e => [e.tagName, e.textContent.trim()])")
+    ]
 
 
 def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
     page.add_script_tag(path=str(AXE))
     violations = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)")
     return [
-        {"rule": v["id"], "impact": v["impact"], "help": v["help"],
-         "nodes": [" ".join(n["target"]) for n in v["nodes"]][:5]}
-        for v in violations if v["impact"] in impacts
+        {"rule": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [" ".join(n["target"]) for n in v["nodes"]][:5]}
+        for v in violations
+        if v["impact"] in impacts
     ]
 
 
@@ -214,8 +220,7 @@ CHECKS = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in 
 @pytest.fixture(scope="module")
 def schemes(browser, base):
     """One tab per colour scheme, shared by the page-type checks (each starts with no errors)."""
-    contexts = {scheme: browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-                for scheme in ("light", "dark")}
+    contexts = {scheme: browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme) for scheme in ("light", "dark")}
     yield {scheme: Tab(context, base) for scheme, context in contexts.items()}
     for context in contexts.values():
         context.close()
@@ -322,13 +327,16 @@ def search(page, query: str):
     return results.locator("> .md-search-result__item").first
 
 
-@pytest.mark.parametrize(("query", "slug"), [
-    ("PatchSAE", "papers/patchsae-"),
-    ("PPA", "papers/ppa-proactive-privacy-amnesia"),
-    ("Proactive Privacy Amnesia", "papers/ppa-proactive-privacy-amnesia"),
-    # Words of an abstract, not of its title: the paper is the page that holds them, whatever its title.
-    ("dominance of local over global information", None),
-])
+@pytest.mark.parametrize(
+    ("query", "slug"),
+    [
+        ("PatchSAE", "papers/patchsae-"),
+        ("PPA", "papers/ppa-proactive-privacy-amnesia"),
+        ("Proactive Privacy Amnesia", "papers/ppa-proactive-privacy-amnesia"),
+        # Words of an abstract, not of its title: the paper is the page that holds them, whatever its title.
+        ("dominance of local over global information", None),
+    ],
+)
 def test_search_finds_the_paper_first_and_opens_it(tab, published, query, slug):
     if slug is None:
         _, docs, _ = published
@@ -577,8 +585,12 @@ def map_labels(page, level: str) -> list[dict]:
 
 
 def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
-    return [(a["label"], b["label"]) for n, a in enumerate(boxes) for b in boxes[n + 1:]
-            if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+    return [
+        (a["label"], b["label"])
+        for n, a in enumerate(boxes)
+        for b in boxes[n + 1 :]
+        if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+    ]
 
 
 def test_the_map_names_regions_apart_and_zooming_in_names_finer_topics(tab, site):
@@ -659,8 +671,10 @@ def test_the_map_works_by_touch_on_a_phone(browser, base, site):
         page.locator(".topic-map canvas").scroll_into_view_if_needed()
         box = page.locator(".topic-map canvas").bounding_box()
         side = min(box["width"], box["height"])
-        page.touchscreen.tap(box["x"] + (data["x"][5] / 10000 - 0.5) * side + box["width"] / 2,
-                             box["y"] + (data["y"][5] / 10000 - 0.5) * side + box["height"] / 2)
+        page.touchscreen.tap(
+            box["x"] + (data["x"][5] / 10000 - 0.5) * side + box["width"] / 2,
+            box["y"] + (data["y"][5] / 10000 - 0.5) * side + box["height"] / 2,
+        )
         expect(page).to_have_url(re.compile(r"/papers/[^/]+/$"))
         tab.assert_clean()
     finally:
@@ -682,8 +696,12 @@ def test_browse_filters_combine_count_as_the_index_says_and_answer_at_once(tab, 
     page.locator(f".browse__facet--areas input[value='{area}']").check()
     expect(status).to_have_text(f"{len(in_area)} paper{'s' if len(in_area) != 1 else ''}")
     # Each tag's count is what checking it would leave.
-    expect(page.locator(f".browse__facet--tags input[value='{tag}'] + .browse__count, "
-                        f".browse__facet--tags label:has(input[value='{tag}']) .browse__count")).to_have_text(f"({expected_tag_count})")
+    expect(
+        page.locator(
+            f".browse__facet--tags input[value='{tag}'] + .browse__count, "
+            f".browse__facet--tags label:has(input[value='{tag}']) .browse__count"
+        )
+    ).to_have_text(f"({expected_tag_count})")
     elapsed = page.evaluate(f"""() => {{ const box = document.querySelector(".browse__facet--tags input[value='{tag}']");
         const start = performance.now(); box.click(); return performance.now() - start; }}""")
     expect(status).to_have_text(f"{expected_tag_count} paper{'s' if expected_tag_count != 1 else ''}")
@@ -886,7 +904,9 @@ def test_every_link_on_pages_built_from_hostile_given_fields_stays_on_http(brows
         assert tab.page.locator("x-injected, [data-injected], [onerror], [onload], [onclick]").count() == 0, path
         # Not the browse page's results: the script makes them from slugs, one per paper (its
         # titles are checked as text in test_the_map_and_browse_show_hostile_titles_as_text).
-        for href in tab.page.eval_on_selector_all(".md-content a[href]:not(.browse__results a)", "links => links.map(a => a.getAttribute('href'))"):
+        for href in tab.page.eval_on_selector_all(
+            ".md-content a[href]:not(.browse__results a)", "links => links.map(a => a.getAttribute('href'))"
+        ):
             # Not the headings' permalinks (a '#' to the page itself): the theme's, not the input's.
             # Nor each paper's "where it sits" link (map/?paper=<slug>): made from the slug, one
             # per paper, and each would load the whole map again; the map page is clicked through above.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import generator.enrich.paper as enriching
-from generator.runtime import runcache as cache
 from generator.pipeline import generate
+from generator.runtime import runcache as cache
 
 ABSTRACTS = [
     "We propose AlphaNet, a network for graph classification with message passing.",

@@ -6,17 +6,17 @@ import re
 from functools import cache
 
 import pytest
-
 from conftest import SEEDS
-from generator.enrich.paper import classify_link, enrich, paper_id, slugify
-from generator.errors import Report
-from generator.model import Origin, Record
+
 from generator.enrich.names import find_acronyms, looks_like_name
-from generator.sources.readers import read_inputs
+from generator.enrich.paper import classify_link, enrich, paper_id, slugify
 from generator.enrich.tagging import area_names, candidate_phrases, normalise_keyword
-from generator.language.textutil import gerund, sentences, title_case
 from generator.enrich.titlegate import title_defects
 from generator.enrich.titles import MAX_SUMMARY_CHARS
+from generator.errors import Report
+from generator.language.textutil import gerund, sentences, title_case
+from generator.model import Origin, Record
+from generator.sources.readers import read_inputs
 
 
 @cache
@@ -87,7 +87,7 @@ def test_seed_tags_and_areas():
 
 
 def test_seed_links_are_classified_without_trailing_punctuation():
-    links = {l.url: l for p in seed_papers() for l in p.links}
+    links = {l.url: l for p in seed_papers() for l in p.links}  # noqa: E741
     assert "https://github.com/google-research/android_world" in links
     assert "https://huggingface.co/nvidia/MM-Embed" in links
     assert all(not url.endswith((".", ",", ")")) for url in links)
@@ -115,11 +115,24 @@ def test_acronym_expansions(text, short, long):
     assert (find_acronyms(text)[0].short, find_acronyms(text)[0].long) == (short, long)
 
 
-@pytest.mark.parametrize("token, expected", [
-    ("PatchSAE", True), ("MM1.5", True), ("AndroidWorld", True), ("REMEDY", True), ("Watch-Less-Do-More", True),
-    ("LLM", False), ("LLMs", False), ("RL", False), ("3D", False), ("0.011B", False), ("REcipe", False),
-    ("Multi-Track", False), ("Transformer", False),
-])
+@pytest.mark.parametrize(
+    "token, expected",
+    [
+        ("PatchSAE", True),
+        ("MM1.5", True),
+        ("AndroidWorld", True),
+        ("REMEDY", True),
+        ("Watch-Less-Do-More", True),
+        ("LLM", False),
+        ("LLMs", False),
+        ("RL", False),
+        ("3D", False),
+        ("0.011B", False),
+        ("REcipe", False),
+        ("Multi-Track", False),
+        ("Transformer", False),
+    ],
+)
 def test_what_looks_like_a_name(token, expected):
     assert looks_like_name(token) is expected
 
@@ -168,7 +181,13 @@ def test_text_helpers():
     assert normalise_keyword("LLMs") == "large language models"
     assert normalise_keyword("Diffusion Models") == "diffusion models"
     assert [gerund(v) for v in ("investigates", "study", "analyze", "cut", "edit", "plan")] == [
-        "investigating", "studying", "analyzing", "cutting", "editing", "planning"]
+        "investigating",
+        "studying",
+        "analyzing",
+        "cutting",
+        "editing",
+        "planning",
+    ]
     assert title_case("a study of pre-training for LLMs in 3D") == "A Study of Pre-Training for LLMs in 3D"
     assert classify_link("https://huggingface.co/datasets/org/set").kind == "dataset"
 
@@ -177,21 +196,36 @@ def test_text_helpers():
     "abstract, name",
     [
         # Real corpus sentences (iclr2024): the short form after a spelled-out long form is the name.
-        ("This paper presents a novel approach named Physics guided Neural Network for Air Quality Prediction (AirPhyNet). It works.", "AirPhyNet"),
-        ("The resultant method that we call saliency unlearning (SalUn) narrows the gap. WARNING: this paper contains offensive images.", "SalUn"),
+        (
+            "This paper presents a novel approach named Physics guided Neural Network for Air Quality Prediction (AirPhyNet). It works.",
+            "AirPhyNet",
+        ),
+        (
+            "The resultant method that we call saliency unlearning (SalUn) narrows the gap. WARNING: this paper contains offensive images.",
+            "SalUn",
+        ),
         ("In this paper, we propose NOise Robust Temporal Optimal traNsport (Norton) that addresses noisy correspondence.", "Norton"),
         ("We introduce the FRactional-Order graph Neural Dynamical network (FROND), a new continuous graph neural network.", "FROND"),
-        ("We propose a novel training-free detection strategy called Divergent N-Gram Analysis (DNA-GPT). Given a text, we truncate it.", "DNA-GPT"),
+        (
+            "We propose a novel training-free detection strategy called Divergent N-Gram Analysis (DNA-GPT). Given a text, we truncate it.",
+            "DNA-GPT",
+        ),
         # A long form that is one name stays the name.
         ("We introduce Real2Render2Real (R2R2R), a scalable pipeline for generating robot training data.", "Real2Render2Real"),
         # Built on a model family, but a new name; the family with a size is only used.
         ("To this end, we present LLaMA-Adapter, a lightweight adaption method for instruction tuning.", "LLaMA-Adapter"),
         ("We fine-tune Llama2-70B and GPT-4o-mini on our data and report accuracy.", None),
         # A family and a variant or part named after it (iclr2024): the real titles carry the family name.
-        ("We present SOTOPIA, an open-ended environment to simulate social interactions between agents. We evaluate "
-         "them with a holistic evaluation framework called SOTOPIA-Eval. With SOTOPIA, we find differences.", "SOTOPIA"),
-        ("To bridge this gap, we propose MetaMath, a finetuned language model that specializes in mathematical reasoning. "
-         "We bootstrap questions, which results in a new dataset called MetaMathQA. MetaMath outperforms open LLMs.", "MetaMath"),
+        (
+            "We present SOTOPIA, an open-ended environment to simulate social interactions between agents. We evaluate "
+            "them with a holistic evaluation framework called SOTOPIA-Eval. With SOTOPIA, we find differences.",
+            "SOTOPIA",
+        ),
+        (
+            "To bridge this gap, we propose MetaMath, a finetuned language model that specializes in mathematical reasoning. "
+            "We bootstrap questions, which results in a new dataset called MetaMathQA. MetaMath outperforms open LLMs.",
+            "MetaMath",
+        ),
         # A coined short form is a name though its long form holds a known term ('language model').
         ("We introduce the Brain Language Model (BrainLM), a foundation model for fMRI recordings. BrainLM generalises.", "BrainLM"),
         # A version is no variant: the newer model is the name.
@@ -207,14 +241,22 @@ def test_names_introduced_in_the_many_ways_abstracts_do(abstract, name):
     "abstract, title",
     [
         # Real openings (iclr2024) that gave "We Find", "Recently" and "Focuing ..." as titles.
-        ("We find that large language models (LLMs) are more likely to modify human-written text than AI-generated text "
-         "when tasked with rewriting. This tendency arises because LLMs often perceive AI-generated text as high-quality, "
-         "leading to fewer modifications. We introduce a method to detect AI-generated content by prompting LLMs to rewrite text.", None),
-        ("Recently, a series of papers proposed deep learning-based approaches to sample from target distributions. "
-         "Building on previous work, we improve them.", None),
+        (
+            "We find that large language models (LLMs) are more likely to modify human-written text than AI-generated text "
+            "when tasked with rewriting. This tendency arises because LLMs often perceive AI-generated text as high-quality, "
+            "leading to fewer modifications. We introduce a method to detect AI-generated content by prompting LLMs to rewrite text.",
+            None,
+        ),
+        (
+            "Recently, a series of papers proposed deep learning-based approaches to sample from target distributions. "
+            "Building on previous work, we improve them.",
+            None,
+        ),
         ("We focus on deep linear network models trained with gradient descent. Critical periods emerge in them.", None),
-        ("We introduce a novel and efficient approach for text-based video-to-video editing that needs no finetuning.",
-         "Efficient Approach for Text-Based Video-To-Video Editing"),
+        (
+            "We introduce a novel and efficient approach for text-based video-to-video editing that needs no finetuning.",
+            "Efficient Approach for Text-Based Video-To-Video Editing",
+        ),
     ],
 )
 def test_titles_without_a_name_are_phrases_not_opening_words(abstract, title):

@@ -10,10 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from generator.model import Origin, Record
 from generator.quality.evaluate import (
     TitleName,
-    best_lift,
     area_agreement,
+    best_lift,
     contains,
     evaluate_corpus,
     is_one_sentence,
@@ -32,7 +33,6 @@ from generator.quality.evaluate import (
     title_contains_name,
     usable_reason,
 )
-from generator.model import Origin, Record
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -212,7 +212,11 @@ def test_random_neighbours_are_other_papers_and_repeatable():
 
 def test_a_repeated_abstract_is_one_paper_as_on_the_site(tmp_path):
     # ijcai2020 lists one paper twice: counted twice, it looked recommended 14 times.
-    rows = [{"title": "A", "abstract": "We study bees."}, {"title": "B", "abstract": "We study  BEES."}, {"title": "C", "abstract": "We study ants."}]
+    rows = [
+        {"title": "A", "abstract": "We study bees."},
+        {"title": "B", "abstract": "We study  BEES."},
+        {"title": "C", "abstract": "We study ants."},
+    ]
     path = tmp_path / "c.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     assert [r.title for r in load(path)] == ["A", "C"]
@@ -241,7 +245,10 @@ def test_command_prints_a_table_and_writes_json(tmp_path):
     out = tmp_path / "metrics.json"
     result = subprocess.run(
         [sys.executable, "-m", "generator.quality.evaluate", str(corpus("corl2025.jsonl")), "--limit", "30", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "corl2025: 30 papers" in result.stdout and "ROUGE-1 F1" in result.stdout
@@ -254,7 +261,10 @@ def test_command_prints_a_table_and_writes_json(tmp_path):
 def test_command_reports_a_missing_corpus_cleanly(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "generator.quality.evaluate", str(tmp_path / "nope.jsonl")],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 2
     assert "nope.jsonl: no such file" in result.stderr and "Traceback" not in result.stderr

@@ -3,7 +3,6 @@
 from collections import Counter
 
 import numpy as np
-
 from scipy import sparse
 
 from generator.explore.data import _densest, _label, named_regions

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 pytest.importorskip("playwright.sync_api")
@@ -18,7 +17,10 @@ def test_explore_benchmark_reports_labels_times_and_sizes(seeds_site, tmp_path):
     out = tmp_path / "explore.json"
     result = subprocess.run(
         [sys.executable, "scripts/explore_bench.py", str(site), "--runs", "1", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "map gz KB" in result.stdout and "filter ms" in result.stdout

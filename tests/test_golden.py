@@ -21,11 +21,12 @@ import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import CORPUS, ROOT  # noqa: E402
-from generator.enrich.paper import enrich  # noqa: E402
-from generator.errors import Report  # noqa: E402
-from generator.sources.readers import read_file  # noqa: E402
-from generator.enrich.titlegate import title_defects  # noqa: E402
+from conftest import CORPUS, ROOT
+
+from generator.enrich.paper import enrich
+from generator.enrich.titlegate import title_defects
+from generator.errors import Report
+from generator.sources.readers import read_file
 
 GOLDEN = ROOT / "tests" / "golden" / "titles.yml"
 HEADER = (

@@ -8,20 +8,22 @@ import json
 import os
 import random
 import re
-from collections import defaultdict
 import shutil
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import corpus_file
+
 from generator.pipeline import Settings, generate
 from generator.runtime.session import Session
 
 
 def generated(docs: Path) -> dict[str, bytes]:
-    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file() and ".abstracts-site" not in p.parts}
+    return {
+        p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file() and ".abstracts-site" not in p.parts
+    }
 
 
 def records(name: str, start: int, count: int) -> list[dict]:
@@ -205,8 +207,8 @@ def test_a_remembered_shared_topic_check_follows_the_candidates_topics():
     # Under `mkdocs serve` a paper's row of 'shares no topic' flags (similar._unsupported) is
     # kept while its paper and candidates keep their topics: a candidate that gains a topic
     # of the paper, or another candidate in the row, is checked again.
-    from generator.runtime.session import Kept
     from generator.link.related.similar import _unsupported
+    from generator.runtime.session import Kept
 
     kept = Kept()
     topics = [frozenset({"diffusion models"}), frozenset({"robot learning"}), frozenset({"graph neural networks"})]
@@ -247,7 +249,7 @@ def test_papers_json_is_the_whole_json_document_with_characters_beyond_the_bmp(t
     document json.dumps writes for the whole, in a one-off run and after an edit under serve,
     whatever the characters (an emoji, accents, quotes, a line separator)."""
     rows = records("iclr2024.jsonl", 0, 12)
-    rows[0]["title"] = "🏹Arrow: a \"quoted\" café method\u2028 with λ-calculus"
+    rows[0]["title"] = '🏹Arrow: a "quoted" café method\u2028 with λ-calculus'
     rows[1]["tldr"] = "Ünïcödé with 𝔽 and a \\ backslash."
     inputs = tmp_path / "in.jsonl"
     save(inputs, rows)
@@ -267,7 +269,10 @@ def test_papers_json_is_the_whole_json_document_with_characters_beyond_the_bmp(t
     save(inputs, rows)
     generate([inputs], served, Settings(), session)
     whole_document(served)
-    assert json.loads((served / "papers.json").read_bytes())["papers"] != json.loads((tmp_path / "cold" / "papers.json").read_bytes())["papers"]
+    assert (
+        json.loads((served / "papers.json").read_bytes())["papers"]
+        != json.loads((tmp_path / "cold" / "papers.json").read_bytes())["papers"]
+    )
 
 
 def test_each_feed_is_dated_by_its_own_collections_files_and_an_edit_rewrites_only_its_feed(tmp_path, monkeypatch):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from generator.enrich.paper import enrich
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
+from generator.enrich.paper import enrich
 from generator.link.corpus import add_mentions, add_related, drop_dominant_tags, link
 from generator.model import Origin, Record
 
@@ -18,29 +17,35 @@ def papers_from(*abstracts: str):
 
 
 def test_a_name_another_paper_introduces_is_a_mention_both_ways():
-    papers = add_mentions(papers_from(
-        "We propose PatchSAE, a sparse autoencoder for vision transformers that explains adaptation.",
-        "We compare our probing method with PatchSAE on CLIP and find complementary concepts.",
-    ))
+    papers = add_mentions(
+        papers_from(
+            "We propose PatchSAE, a sparse autoencoder for vision transformers that explains adaptation.",
+            "We compare our probing method with PatchSAE on CLIP and find complementary concepts.",
+        )
+    )
     assert [m.name for m in papers[1].mentions] == ["PatchSAE"]
     assert [m.id for m in papers[0].mentioned_by] == [papers[1].id]
 
 
 def test_same_letters_with_another_meaning_are_not_a_mention():
-    papers = add_mentions(papers_from(
-        "We propose Sharpness-Aware Minimization (SAM), an optimizer that seeks flat minima for sharpness.",
-        "We adapt the Segment Anything Model (SAM) to medical images with prompts.",
-        "Building on SAM, we study how sharpness relates to label noise in deep networks.",
-    ))
+    papers = add_mentions(
+        papers_from(
+            "We propose Sharpness-Aware Minimization (SAM), an optimizer that seeks flat minima for sharpness.",
+            "We adapt the Segment Anything Model (SAM) to medical images with prompts.",
+            "Building on SAM, we study how sharpness relates to label noise in deep networks.",
+        )
+    )
     assert papers[1].mentions == ()
     assert [m.name for m in papers[2].mentions] == ["SAM"]
 
 
 def test_field_names_and_capitalised_words_are_never_mentions():
-    papers = add_mentions(papers_from(
-        "We propose Neural, a network. Neural methods are everywhere in deep learning research.",
-        "Neural networks trained with GPT-4 labels and ChatGPT feedback improve reasoning.",
-    ))
+    papers = add_mentions(
+        papers_from(
+            "We propose Neural, a network. Neural methods are everywhere in deep learning research.",
+            "Neural networks trained with GPT-4 labels and ChatGPT feedback improve reasoning.",
+        )
+    )
     assert papers[1].mentions == ()
 
 
@@ -64,7 +69,9 @@ def test_related_vectors_are_scikit_learns_tfidf():
     from generator.link.related.similar import vectorize
 
     topics = ["graph neural networks", "diffusion models", "robot grasping", "language model agents", "protein folding"]
-    documents = [f"We study {topics[i % 5]} and {topics[(i * 2 + 1) % 5]} with the model-{i % 3} of 2024, again {topics[i % 5]}." for i in range(30)]
+    documents = [
+        f"We study {topics[i % 5]} and {topics[(i * 2 + 1) % 5]} with the model-{i % 3} of 2024, again {topics[i % 5]}." for i in range(30)
+    ]
     words, both, terms = vectorize(documents)
     expected = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), stop_words="english", max_df=0.5, dtype=np.float32)
     matrix = expected.fit_transform(documents)
@@ -87,18 +94,25 @@ def test_vectors_from_document_beginnings_read_ahead_are_the_vectors_of_whole_do
     assert joined.words == whole.words and joined.flat.tolist() == whole.flat.tolist() and joined.lengths.tolist() == whole.lengths.tolist()
     expected = similar._vectors(documents, None)
     found = similar._vectors(documents, None, similar.numbered(heads * 5))
-    assert list(found.terms) == list(expected.terms) and (found.matrix != expected.matrix).nnz == 0 and (found.raw_words != expected.raw_words).nnz == 0
+    assert (
+        list(found.terms) == list(expected.terms)
+        and (found.matrix != expected.matrix).nnz == 0
+        and (found.raw_words != expected.raw_words).nnz == 0
+    )
     assert similar._continued(similar.numbered(["Graph neur"]), ["Graph neural networks"]) is None  # a head must end between words
 
 
 def test_related_papers_have_reasons_as_plain_strings():
     # Reasons go into YAML front matter: numpy strings would not serialise.
-    linked = link(papers_from(
-        "Graph neural networks predict molecule properties with message passing.",
-        "Message passing graph networks for molecule generation and property prediction.",
-        "Robot grasping policies learned from human videos with diffusion models.",
-        "Diffusion models as robot policies for dexterous grasping from videos.",
-    ), 2)
+    linked = link(
+        papers_from(
+            "Graph neural networks predict molecule properties with message passing.",
+            "Message passing graph networks for molecule generation and property prediction.",
+            "Robot grasping policies learned from human videos with diffusion models.",
+            "Diffusion models as robot policies for dexterous grasping from videos.",
+        ),
+        2,
+    )
     reasons = [reason for paper in linked for related in paper.related for reason in related.reasons]
     assert reasons and all(type(reason) is str for reason in reasons)
     assert {r.id for r in linked[0].related} >= {linked[1].id}
@@ -106,27 +120,47 @@ def test_related_papers_have_reasons_as_plain_strings():
 
 
 def test_reasons_name_topics_not_boilerplate_or_url_parts():
-    junk = ("Extensive experiments show that our approach consistently achieves state-of-the-art results, and models, "
-            "detection code: https://github.com/lab/code.")
-    papers = link(papers_from(
-        f"We propose a method for hive monitoring with acoustic sensors. {junk}",
-        f"We study hive monitoring from acoustic sensors in winter. {junk}",
-        "A study of protein folding with diffusion models and physical priors.",
-    ), 2)
+    junk = (
+        "Extensive experiments show that our approach consistently achieves state-of-the-art results, and models, "
+        "detection code: https://github.com/lab/code."
+    )
+    papers = link(
+        papers_from(
+            f"We propose a method for hive monitoring with acoustic sensors. {junk}",
+            f"We study hive monitoring from acoustic sensors in winter. {junk}",
+            "A study of protein folding with diffusion models and physical priors.",
+        ),
+        2,
+    )
     reasons = papers[0].related[0].reasons
     assert papers[0].related[0].id == papers[1].id
     assert "hive monitoring" in reasons and "acoustic sensors" in reasons, reasons
-    for word in ("github", "com", "lab", "code", "achieves", "state", "consistently", "models detection", "experiments", "results",
-                 "hive", "winter"):  # a lone word is never a reason unless it is a name
+    for word in (
+        "github",
+        "com",
+        "lab",
+        "code",
+        "achieves",
+        "state",
+        "consistently",
+        "models detection",
+        "experiments",
+        "results",
+        "hive",
+        "winter",
+    ):  # a lone word is never a reason unless it is a name
         assert word not in reasons, reasons
 
 
 def test_a_name_both_papers_use_is_a_reason_a_lone_common_word_is_not():
-    papers = link(papers_from(
-        "We render scenes with PointMamba and improve efficiency under changing environments.",
-        "Our PointMamba variant trains faster, enabling efficiency in large environments.",
-        "A study of protein folding with diffusion models and physical priors.",
-    ), 2)
+    papers = link(
+        papers_from(
+            "We render scenes with PointMamba and improve efficiency under changing environments.",
+            "Our PointMamba variant trains faster, enabling efficiency in large environments.",
+            "A study of protein folding with diffusion models and physical priors.",
+        ),
+        2,
+    )
     reasons = papers[0].related[0].reasons
     assert "PointMamba" in reasons, reasons
     assert not {"efficiency", "environments", "enabling"} & set(reasons), reasons
@@ -160,11 +194,15 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     made = []
     for i in range(papers):
         kind = kinds[i] if i < on else None
-        made.append(replace(
-            base, id=f"p{i}", title="Evaluation of Anomaly Detectors" if kind == "title" else f"Paper {i}",
-            tags=("evaluation", "graph learning") if kind else ("graph learning",),
-            given_tags=("evaluation",) if kind == "given" else (),
-        ))
+        made.append(
+            replace(
+                base,
+                id=f"p{i}",
+                title="Evaluation of Anomaly Detectors" if kind == "title" else f"Paper {i}",
+                tags=("evaluation", "graph learning") if kind else ("graph learning",),
+                given_tags=("evaluation",) if kind == "given" else (),
+            )
+        )
     result = drop_dominant_tags(made)
     has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
     assert has == kept_where
@@ -182,7 +220,12 @@ def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_wo
         *[f"unrelated topic number{i} protein folding robot grasping" for i in range(6)],
     ]
     # Paper 1 shares only words with paper 0; paper 2 also shares a named topic.
-    topics = [frozenset({"pollinator monitoring"}), frozenset(), frozenset({"pollinator monitoring"}), *[frozenset({"protein folding"})] * 6]
+    topics = [
+        frozenset({"pollinator monitoring"}),
+        frozenset(),
+        frozenset({"pollinator monitoring"}),
+        *[frozenset({"protein folding"})] * 6,
+    ]
     by_words = neighbours(documents, [""] * len(documents), 1)
     by_topics = neighbours(documents, [""] * len(documents), 1, topics=topics)
     assert by_words.lists[0][0][0] == 1
@@ -210,8 +253,17 @@ def test_candidates_judged_together_are_judged_as_one_at_a_time():
     from generator.link.keyphrases import phrase_like, phrases_like
 
     phrases = [
-        "instruction tuning", "enables agents", "Findings Suggest", "fully connected layers", "efficiently trained models",
-        "model is robust", "Large Language Models", "reinforcement learning", "learning reinforcement", "robust", "novel framework",
+        "instruction tuning",
+        "enables agents",
+        "Findings Suggest",
+        "fully connected layers",
+        "efficiently trained models",
+        "model is robust",
+        "Large Language Models",
+        "reinforcement learning",
+        "learning reinforcement",
+        "robust",
+        "novel framework",
     ]
     judged = phrases_like(phrases)
     assert judged == [phrase_like(p) for p in phrases]

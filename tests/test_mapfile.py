@@ -6,16 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from conftest import SEEDS
-from generator.explore import mapfile
-from generator.runtime import map_process
-from generator.runtime import parallel
+
 from generator.errors import Report
+from generator.explore import mapfile
+from generator.explore.topicmap import _graph, graph_of
 from generator.link.corpus import link
 from generator.pipeline import RunCache, Settings, load
+from generator.runtime import map_process, parallel
 from generator.sources.readers import input_files
-from generator.explore.topicmap import _graph, graph_of
 
 
 @pytest.fixture(scope="module")

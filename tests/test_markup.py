@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import markdown
 import pytest
-
 from conftest import Dom
+
 from generator.sources.markup import to_markdown, to_plain, trim_url, urls
 
 
@@ -120,8 +120,16 @@ def test_plain_text_for_titles_and_search():
         (r"see \url{vbscript:msgbox(1)} or \url{file:///etc/passwd}", "see vbscript:msgbox(1) or file:///etc/passwd", []),
         (r"see \url{x/onmouseover=alert(1)}", "see x/onmouseover=alert(1)", []),
         # Markup inside an http URL is encoded: it must not end the autolink or open a link.
-        (r"see \url{http://x.org/<script>alert(1)</script>}", "see <http://x.org/%3Cscript%3Ealert(1)%3C/script%3E>", ["http://x.org/%3Cscript%3Ealert(1)%3C/script%3E"]),
-        (r"see \url{http://x.org/[a](javascript:alert(1))}", "see <http://x.org/%5Ba%5D(javascript:alert(1))>", ["http://x.org/%5Ba%5D(javascript:alert(1))"]),
+        (
+            r"see \url{http://x.org/<script>alert(1)</script>}",
+            "see <http://x.org/%3Cscript%3Ealert(1)%3C/script%3E>",
+            ["http://x.org/%3Cscript%3Ealert(1)%3C/script%3E"],
+        ),
+        (
+            r"see \url{http://x.org/[a](javascript:alert(1))}",
+            "see <http://x.org/%5Ba%5D(javascript:alert(1))>",
+            ["http://x.org/%5Ba%5D(javascript:alert(1))"],
+        ),
         ("see https://x.org/$a$b", "see <https://x.org/%24a%24b>", ["https://x.org/%24a%24b"]),
         ("see javascript:alert(1) in prose", "see javascript:alert(1) in prose", []),
     ],

@@ -7,7 +7,6 @@ import os
 
 import pytest
 import yaml
-
 from conftest import mkdocs_build, run_cli
 
 
@@ -15,7 +14,15 @@ def test_new_makes_a_site_that_builds_strictly(tmp_path):
     result = run_cli("new", "conference-site", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     folder = tmp_path / "conference-site"
-    for path in ("mkdocs.yml", "README.md", "requirements.txt", ".gitignore", ".github/workflows/pages.yml", "docs/about.md", "seeds/papers.txt"):
+    for path in (
+        "mkdocs.yml",
+        "README.md",
+        "requirements.txt",
+        ".gitignore",
+        ".github/workflows/pages.yml",
+        "docs/about.md",
+        "seeds/papers.txt",
+    ):
         assert (folder / path).is_file(), path
     assert not (folder / "overrides").exists()  # the theme is used from the package
     config = yaml.load((folder / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
@@ -29,7 +36,9 @@ def test_new_makes_a_site_that_builds_strictly(tmp_path):
     assert len(pages) == 5
     assert "PatchSAE" in next(p for p in pages if p.parent.name.startswith("patchsae")).read_text(encoding="utf-8")
     # What the build wrote into docs/ is what the new site's .gitignore leaves out of git.
-    ignored = [line.removeprefix("docs/").rstrip("/") for line in (folder / ".gitignore").read_text().splitlines() if line.startswith("docs/")]
+    ignored = [
+        line.removeprefix("docs/").rstrip("/") for line in (folder / ".gitignore").read_text().splitlines() if line.startswith("docs/")
+    ]
     assert sorted(p.name for p in (folder / "docs").iterdir() if p.name != "about.md") == sorted(ignored)
 
 

@@ -25,10 +25,9 @@ from importlib.metadata import packages_distributions, requires
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-
-from conftest import ROOT
 
 PACKAGE = ROOT / "generator"
 ONLY_FOR_EVALUATION = {"quality/evaluate.py"}  # its libraries come with the [eval] extra
@@ -103,8 +102,12 @@ def test_the_wheel_installed_elsewhere_makes_builds_and_serves_a_site(tmp_path):
 
     port = free_port()
     server = subprocess.Popen(
-        ["abstracts-site", "serve", "--dev-addr", f"127.0.0.1:{port}"], cwd=site, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        ["abstracts-site", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=site,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         slug = next((site / "site" / "papers").glob("patchsae*")).name
@@ -149,4 +152,3 @@ def test_every_library_the_package_imports_is_declared():
     for module in ONLY_FOR_EVALUATION:
         for library in imported_libraries(PACKAGE / module):
             assert {canonicalize_name(d) for d in distributions.get(library, [library])} & (declared | evaluation), library
-

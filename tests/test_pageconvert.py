@@ -14,18 +14,18 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SEEDS
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
-from conftest import ROOT, SEEDS
 from generator.plugin import pageconvert
 
 BROKEN = "zz/broken.md"
 HOOKED = "zz/hooked.md"
 ANCHOR = "zz/zanchor.md"  # the last page: the worker's first
-HOOKS = '''
+HOOKS = """
 import time
 
 def on_pre_page(page, config, files):
@@ -37,7 +37,7 @@ def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri == "zz/hooked.md":
         return markdown + "\\n\\nAdded by a hook.\\n"
     return markdown
-'''
+"""
 
 
 def site_folder(folder: Path, *, strict: bool = False, broken: bool = False) -> Path:

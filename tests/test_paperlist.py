@@ -10,14 +10,14 @@ from types import SimpleNamespace
 
 import markdown
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import ROOT, SEEDS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from conftest import ROOT, SEEDS
-from generator.plugin import assets
-from generator.plugin import paperlist
+from generator.plugin import assets, paperlist
 from generator.render import site as render
 from generator.sources.markup import BOLD_CLOSE, BOLD_OPEN, ITALIC_CLOSE, ITALIC_OPEN
 
@@ -41,7 +41,13 @@ def convert(text: str, *, with_extension: bool) -> str:
 def listing(papers: list[SimpleNamespace]) -> str:
     """A tag page's Markdown as the generator writes it (front matter dropped)."""
     page = render._page(
-        "listing.md.j2", {"title": "A tag"}, heading="A tag", intro="Papers tagged *a tag*.", ranking=None, related=(), trend="",
+        "listing.md.j2",
+        {"title": "A tag"},
+        heading="A tag",
+        intro="Papers tagged *a tag*.",
+        ranking=None,
+        related=(),
+        trend="",
         papers=papers,
     )
     return page.split("---\n", 2)[2]
@@ -56,7 +62,9 @@ def test_a_listing_converts_as_python_markdown_converts_it_and_each_item_once(si
     papers = [
         SimpleNamespace(title="Plain title", slug="plain-title", summary="We show that it works."),
         SimpleNamespace(title="$t^3$-VAE & <friends> [x]", slug="t-3-vae", summary="1. Not a list; # not a heading; --- no rule."),
-        SimpleNamespace(title=f"A {BOLD_OPEN}bold{BOLD_CLOSE} {ITALIC_OPEN}claim{ITALIC_CLOSE}", slug="bold", summary="{: .x} *[A]: b \\ `c`"),
+        SimpleNamespace(
+            title=f"A {BOLD_OPEN}bold{BOLD_CLOSE} {ITALIC_OPEN}claim{ITALIC_CLOSE}", slug="bold", summary="{: .x} *[A]: b \\ `c`"
+        ),
     ]
     text = listing(papers)
     assert convert(text, with_extension=True) == convert(text, with_extension=False)
@@ -68,7 +76,12 @@ def test_a_listing_converts_as_python_markdown_converts_it_and_each_item_once(si
 @given(
     st.lists(
         st.tuples(
-            st.text(alphabet=st.sampled_from(list("ab $*_`[](){}<>&#=-+.1\\|:!~^\"' ") + [BOLD_OPEN, BOLD_CLOSE, ITALIC_OPEN, ITALIC_CLOSE, "é", "\u00a0"]), min_size=1),
+            st.text(
+                alphabet=st.sampled_from(
+                    list("ab $*_`[](){}<>&#=-+.1\\|:!~^\"' ") + [BOLD_OPEN, BOLD_CLOSE, ITALIC_OPEN, ITALIC_CLOSE, "é", "\u00a0"]
+                ),
+                min_size=1,
+            ),
             st.text(alphabet=st.sampled_from(list("ab $*_`[](){}<>&#=-+.1\\|:!~^ ") + [BOLD_OPEN, BOLD_CLOSE]), min_size=1),
         ),
         min_size=1,
@@ -80,20 +93,26 @@ def test_any_titles_and_summaries_convert_to_the_same_html(fields):
         patch.setattr(paperlist, "_site_extensions", None)
         paperlist.use_site_extensions(lambda: (EXTENSIONS, CONFIGS))
         # Titles and summaries arrive stripped and single-spaced (generator.enrich.paper).
-        papers = [SimpleNamespace(title=" ".join(t.split()) or "t", slug=f"p{i}", summary=" ".join(s.split()) or "s") for i, (t, s) in enumerate(fields)]
+        papers = [
+            SimpleNamespace(title=" ".join(t.split()) or "t", slug=f"p{i}", summary=" ".join(s.split()) or "s")
+            for i, (t, s) in enumerate(fields)
+        ]
         text = listing(papers)
         assert convert(text, with_extension=True) == convert(text, with_extension=False)
 
 
-@pytest.mark.parametrize("text", [
-    "- [a link](x.md) and more\n- [another](y.md)\n\n- [one](z.md)  \n  summary\n- not an item\n",
-    # Items after a list continue it (one loose list); inside a quote or an item they are nested.
-    "- first\n\n- [one](z.md)  \n  summary\n",
-    "- [one](z.md)  \n  summary\n\n- [two](y.md)  \n  summary\n",
-    "- [one](z.md)  \n  summary\n\n    more of the second item\n",
-    "> - [one](z.md)  \n>   summary\n",
-    "- outer\n\n    - [one](z.md)  \n      summary\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- [a link](x.md) and more\n- [another](y.md)\n\n- [one](z.md)  \n  summary\n- not an item\n",
+        # Items after a list continue it (one loose list); inside a quote or an item they are nested.
+        "- first\n\n- [one](z.md)  \n  summary\n",
+        "- [one](z.md)  \n  summary\n\n- [two](y.md)  \n  summary\n",
+        "- [one](z.md)  \n  summary\n\n    more of the second item\n",
+        "> - [one](z.md)  \n>   summary\n",
+        "- outer\n\n    - [one](z.md)  \n      summary\n",
+    ],
+)
 def test_other_lists_convert_as_usual(site_extensions, text):
     assert convert(text, with_extension=True) == convert(text, with_extension=False)
     assert remembered_items() == 0
@@ -144,7 +163,7 @@ def test_the_seeds_site_is_the_same_byte_for_byte_with_the_extension(tmp_path, m
     assert [path for path in with_extension if with_extension[path] != without[path]] == []
     # MkDocs rewrote the links of the lists it did not convert itself.
     tag_page = next(v.decode() for k, v in with_extension.items() if k.startswith("tags/") and k != "tags/index.html")
-    assert 'href="../../papers/' in tag_page and ".md\"" not in tag_page
+    assert 'href="../../papers/' in tag_page and '.md"' not in tag_page
 
 
 def test_a_missing_paper_in_a_list_is_still_reported_and_fails_a_strict_build(tmp_path, monkeypatch):
@@ -161,9 +180,24 @@ def test_a_missing_paper_in_a_list_is_still_reported_and_fails_a_strict_build(tm
 
 
 SNIPPETS = [
-    "- [one](z.md)  \n  summary", "- [two](y.md)  \n  *more*", "- plain item", "* star item", "1. numbered", "> quoted",
-    "> - [one](z.md)  \n>   summary", "    indented", "  two spaces", "Para", "---", "# Heading", "!!! note\n\n    body",
-    "    - [one](z.md)  \n      summary", "[ref]: http://example.org", "", "<div>raw</div>", "| a | b |\n|---|---|\n| 1 | 2 |",
+    "- [one](z.md)  \n  summary",
+    "- [two](y.md)  \n  *more*",
+    "- plain item",
+    "* star item",
+    "1. numbered",
+    "> quoted",
+    "> - [one](z.md)  \n>   summary",
+    "    indented",
+    "  two spaces",
+    "Para",
+    "---",
+    "# Heading",
+    "!!! note\n\n    body",
+    "    - [one](z.md)  \n      summary",
+    "[ref]: http://example.org",
+    "",
+    "<div>raw</div>",
+    "| a | b |\n|---|---|\n| 1 | 2 |",
 ]
 
 

@@ -4,21 +4,21 @@ what is generated: the same input gives byte-identical files either way."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import time
-import multiprocessing
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus_file
-from generator.runtime import parallel
-from generator.render import site as render
+
 from generator.errors import InputError
 from generator.link.corpus import glossary
 from generator.pipeline import Settings, generate
+from generator.render import site as render
+from generator.runtime import parallel
 
 
 def corpus_slice(tmp_path: Path, count: int) -> Path:
@@ -29,7 +29,9 @@ def corpus_slice(tmp_path: Path, count: int) -> Path:
 
 
 def generated(docs: Path) -> dict[str, bytes]:
-    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file() and ".abstracts-site" not in p.parts}
+    return {
+        p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file() and ".abstracts-site" not in p.parts
+    }
 
 
 @pytest.mark.slow
@@ -86,9 +88,9 @@ def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     """Under `mkdocs serve` the renderer reuses the last run's pages: after an edit its output
     must equal a cold render of the edited papers."""
     from generator.enrich.paper import enrich
+    from generator.errors import Report
     from generator.link.corpus import link
     from generator.sources.readers import read_files
-    from generator.errors import Report
 
     records = read_files([corpus_slice(tmp_path, 40)], Report())
     papers = link([enrich(r) for r in records], 5)
@@ -126,7 +128,7 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
     parallel.run_meanwhile()
     assert ran == [True]
     # Runs that failed before their tasks ran (a bad input under `mkdocs serve`) leave one, not one each.
-    task = lambda: ran.append(True)  # noqa: E731
+    task = lambda: ran.append(True)
     parallel.meanwhile(task)
     parallel.meanwhile(task)
     parallel.run_meanwhile()
@@ -134,8 +136,8 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
 
 
 def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_at_once(tmp_path, monkeypatch):
-    from generator.link import corpus as link
     from generator.errors import Report
+    from generator.link import corpus as link
     from generator.pipeline import RunCache, load
     from generator.sources.readers import input_files
 

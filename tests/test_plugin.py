@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import mkdocs_build
 
 ABSTRACTS = "Example Papers\n\nWe propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines on $k$-hop tasks.\n\nWe introduce BetaBench, a benchmark for evaluating graph neural networks on molecules.\n"
@@ -36,7 +35,7 @@ def test_the_theme_and_the_plugin_are_a_whole_site(tmp_path):
     # The nav the plugin makes: the sections, never the papers, and no "not in the nav" notice.
     home = (site / "index.html").read_text(encoding="utf-8")
     assert "Glossary" in home and "papers/alphanet" not in home.split('class="md-content"')[0]
-    assert "not included in the \"nav\"" not in result.stderr
+    assert 'not included in the "nav"' not in result.stderr
 
 
 def test_a_site_override_wins_over_the_package_template(tmp_path):
@@ -57,7 +56,11 @@ def test_a_site_override_wins_over_the_package_template(tmp_path):
         ("\n      related: many", "material", "Plugin 'abstracts' option 'related': Expected a whole number from 0 to 50, got 'many'."),
         ("\n      inputs: [missing.txt]", "material", "Plugin 'abstracts' option 'inputs': The path"),
         ("\n      inputs: []", "material", "abstracts: no inputs"),
-        ("\n      inputs: [seeds]\n      colour: blue", "material", "Plugin 'abstracts' option 'colour': Unrecognised configuration name: colour"),
+        (
+            "\n      inputs: [seeds]\n      colour: blue",
+            "material",
+            "Plugin 'abstracts' option 'colour': Unrecognised configuration name: colour",
+        ),
         ("\n      inputs: [seeds]", "mkdocs", "abstracts: the theme must be 'material'"),
     ],
 )
@@ -65,7 +68,6 @@ def test_bad_settings_stop_the_build_with_the_option_named(tmp_path, options, th
     result = mkdocs_build(site_folder(tmp_path, options, theme))
     assert result.returncode != 0
     assert message in result.stderr and "Traceback" not in result.stderr
-
 
 
 def test_under_serve_the_inputs_and_hand_written_docs_are_looked_at_five_times_as_often(tmp_path):

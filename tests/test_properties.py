@@ -17,28 +17,64 @@ from pathlib import Path
 
 import frontmatter
 import markdown
+from conftest import HOSTILE_URLS, Dom
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import HOSTILE_URLS, Dom
 from generator.enrich.paper import enrich, paper_id
 from generator.errors import InputError, Report
 from generator.link.corpus import glossary, link
-from generator.sources.markup import segments, to_markdown, to_plain
 from generator.pipeline import generate
 from generator.render.site import render_site
+from generator.sources.markup import segments, to_markdown, to_plain
 from generator.sources.readers import READERS, read_file
 from generator.sources.urlpolicy import web_url
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "600"))
 
 SNIPPETS = [
-    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<iframe src=//x>", "[a](javascript:alert(1))",
-    "<!-- c -->", "{{ config }}", "{% include 'x' %}", "---", "# h", "| a | b |", "<!-- material/tags -->",
-    "&amp;", "&lt;b&gt;", "$x^2$", "$$\\sum_i x_i$$", "\\(a+b\\)", "$", "\\(", "\\textbf{RE}cipe", "\\emph{x}",
-    "90\\%", "~", "``q''", "**8.15**", "*", "_", "`code`", "https://github.com/a/b.", "(https://x.org/p),",
-    "{: onclick=alert(1)}", "*[ABC]: expansion", "--8<-- \"secret.txt\"", "\\", "[^1]", "<https://x.org>",
-    "![i](http://x/i.png)", "\u202e", "😀", "日本語", "مرحبا", "\u00a0", "\t",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "<iframe src=//x>",
+    "[a](javascript:alert(1))",
+    "<!-- c -->",
+    "{{ config }}",
+    "{% include 'x' %}",
+    "---",
+    "# h",
+    "| a | b |",
+    "<!-- material/tags -->",
+    "&amp;",
+    "&lt;b&gt;",
+    "$x^2$",
+    "$$\\sum_i x_i$$",
+    "\\(a+b\\)",
+    "$",
+    "\\(",
+    "\\textbf{RE}cipe",
+    "\\emph{x}",
+    "90\\%",
+    "~",
+    "``q''",
+    "**8.15**",
+    "*",
+    "_",
+    "`code`",
+    "https://github.com/a/b.",
+    "(https://x.org/p),",
+    "{: onclick=alert(1)}",
+    "*[ABC]: expansion",
+    '--8<-- "secret.txt"',
+    "\\",
+    "[^1]",
+    "<https://x.org>",
+    "![i](http://x/i.png)",
+    "\u202e",
+    "😀",
+    "日本語",
+    "مرحبا",
+    "\u00a0",
+    "\t",
 ]
 # Surrogates cannot be encoded; control characters other than tab are not text.
 TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=40)
@@ -48,9 +84,7 @@ EXTENSIONS = ["abbr", "attr_list", "tables", "toc", "admonition", "pymdownx.arit
 
 
 def render(abstract: str) -> str:
-    return markdown.markdown(
-        to_markdown(abstract), extensions=EXTENSIONS, extension_configs={"pymdownx.arithmatex": {"generic": True}}
-    )
+    return markdown.markdown(to_markdown(abstract), extensions=EXTENSIONS, extension_configs={"pymdownx.arithmatex": {"generic": True}})
 
 
 def squash(text: str) -> str:
@@ -85,7 +119,11 @@ def test_the_text_of_an_abstract_is_shown_intact(abstract):
         assert expected in shown, (expected, shown, abstract)
 
 
-@settings(max_examples=max(10, FUZZ_EXAMPLES // 30), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=max(10, FUZZ_EXAMPLES // 30),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.lists(ABSTRACT.filter(lambda s: to_plain(s).strip()), min_size=1, max_size=6))
 def test_every_distinct_abstract_gets_exactly_one_page(tmp_path_factory, abstracts):
     folder = tmp_path_factory.mktemp("prop")
@@ -118,14 +156,22 @@ def test_parsers_fail_only_with_a_clear_input_error(tmp_path_factory, data, exte
 
 # Given fields: any text, markup snippets, and every way to dress up a scheme that is not http(s).
 URL_SNIPPETS = HOSTILE_URLS + [
-    "javascript&#58;alert(1)", "https://x.org/\"><b>[a](javascript:1)", "\\url{javascript:alert(1)}", "\x00\x07\x1b[31m",
+    "javascript&#58;alert(1)",
+    'https://x.org/"><b>[a](javascript:1)',
+    "\\url{javascript:alert(1)}",
+    "\x00\x07\x1b[31m",
 ]
 GIVEN_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(SNIPPETS + URL_SNIPPETS)), min_size=1, max_size=4).map(" ".join)
 GIVEN = st.fixed_dictionaries(
     {},
     optional={
-        "title": GIVEN_TEXT, "tldr": GIVEN_TEXT, "collection": GIVEN_TEXT, "primary_area": GIVEN_TEXT, "id": GIVEN_TEXT,
-        "keywords": st.lists(GIVEN_TEXT, max_size=3), "authors": st.lists(GIVEN_TEXT, max_size=3),
+        "title": GIVEN_TEXT,
+        "tldr": GIVEN_TEXT,
+        "collection": GIVEN_TEXT,
+        "primary_area": GIVEN_TEXT,
+        "id": GIVEN_TEXT,
+        "keywords": st.lists(GIVEN_TEXT, max_size=3),
+        "authors": st.lists(GIVEN_TEXT, max_size=3),
         "url": st.one_of(st.sampled_from(URL_SNIPPETS), GIVEN_TEXT),
     },
 )
@@ -135,15 +181,64 @@ SECOND = {"abstract": "We study convergence of stochastic gradient descent in de
 # attribute came from the input. Links are http(s) (from the input, via the URL policy) or the
 # generator's own relative links, whose paths are slugs.
 ELEMENTS = {
-    "h1", "h2", "p", "a", "strong", "em", "span", "ul", "ol", "li", "br", "kbd", "abbr", "div", "svg", "rect",
-    "table", "thead", "tbody", "tr", "th", "td", "caption",
+    "h1",
+    "h2",
+    "p",
+    "a",
+    "strong",
+    "em",
+    "span",
+    "ul",
+    "ol",
+    "li",
+    "br",
+    "kbd",
+    "abbr",
+    "div",
+    "svg",
+    "rect",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "caption",
     # The map, browse and list controls (their scripts fill them from map.json and browse.json).
-    "button", "label", "input", "canvas", "noscript", "output",
+    "button",
+    "label",
+    "input",
+    "canvas",
+    "noscript",
+    "output",
 }
 ATTRIBUTES = {
-    "href", "class", "id", "title", "style", "role", "aria-label", "aria-hidden", "focusable",
-    "viewbox", "preserveaspectratio", "width", "height", "rx", "align", "y", "scope",
-    "type", "hidden", "placeholder", "tabindex", "value", "checked", "aria-live", "data-src", "data-papers",
+    "href",
+    "class",
+    "id",
+    "title",
+    "style",
+    "role",
+    "aria-label",
+    "aria-hidden",
+    "focusable",
+    "viewbox",
+    "preserveaspectratio",
+    "width",
+    "height",
+    "rx",
+    "align",
+    "y",
+    "scope",
+    "type",
+    "hidden",
+    "placeholder",
+    "tabindex",
+    "value",
+    "checked",
+    "aria-live",
+    "data-src",
+    "data-papers",
 }
 OWN_LINK = re.compile(r"(\.\./)*[a-z0-9-]+(/[a-z0-9-]+)*(\.md|\.xml|/)?(#[\w-]+)?")
 OWN_VALUE = {
@@ -154,10 +249,17 @@ OWN_VALUE = {
     "data-papers": re.compile(r"\.\./papers/"),
     "value": re.compile(r"\d+"),
 }
-ATOM = {f"{{http://www.w3.org/2005/Atom}}{t}" for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")}
+ATOM = {
+    f"{{http://www.w3.org/2005/Atom}}{t}"
+    for t in ("feed", "title", "subtitle", "id", "link", "updated", "generator", "entry", "summary", "category", "author", "name")
+}
 
 
-@settings(max_examples=max(20, FUZZ_EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=max(20, FUZZ_EXAMPLES // 3),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(GIVEN, ABSTRACT)
 # A given summary that begins its line in listings: a rule, a setext underline, a nested list.
 @example(fields={"tldr": "---"}, abstract="0")
@@ -165,12 +267,18 @@ ATOM = {f"{{http://www.w3.org/2005/Atom}}{t}" for t in ("feed", "title", "subtit
 @example(fields={"tldr": "- item"}, abstract="0")
 def test_no_markup_from_given_fields_becomes_an_element_attribute_or_link_target(tmp_path_factory, fields, abstract):
     path = Path(tmp_path_factory.mktemp("given")) / "in.jsonl"
-    path.write_text(json.dumps({**fields, "abstract": f"We propose a method. {abstract}"}) + "\n" + json.dumps(SECOND) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({**fields, "abstract": f"We propose a method. {abstract}"}) + "\n" + json.dumps(SECOND) + "\n", encoding="utf-8"
+    )
     papers = link([enrich(record) for record in read_file(path, Report())], 5)
     files = render_site(papers, glossary(papers), "Site")
     for name, text in files.items():
         if name.endswith(".md"):
-            dom = Dom(markdown.markdown(frontmatter.loads(text).content, extensions=EXTENSIONS, extension_configs={"pymdownx.arithmatex": {"generic": True}}))
+            dom = Dom(
+                markdown.markdown(
+                    frontmatter.loads(text).content, extensions=EXTENSIONS, extension_configs={"pymdownx.arithmatex": {"generic": True}}
+                )
+            )
             for tag, attributes in dom.elements:
                 assert tag in ELEMENTS, (name, tag, fields)
                 for attribute, value in attributes.items():

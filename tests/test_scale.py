@@ -9,7 +9,6 @@ import statistics
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus_file, run_cli
 
 PAGE_BUDGET = 40_000  # bytes of a paper page's HTML, whatever the corpus and the record

@@ -24,7 +24,7 @@ def fragments(site: Path) -> dict[str, dict]:
     for path in (site / "pagefind" / "fragment").iterdir():
         data = gzip.decompress(path.read_bytes())
         assert data.startswith(b"pagefind_dcd"), path
-        page = json.loads(data[len(b"pagefind_dcd"):])
+        page = json.loads(data[len(b"pagefind_dcd") :])
         pages[page["url"]] = page
     return pages
 
@@ -95,7 +95,11 @@ def test_a_build_indexes_what_it_wrote_though_pages_were_streamed_while_renderin
         return f"<!doctype html><html lang='en'><head><title>{title}</title></head><body><main data-pagefind-body><h1>{title}</h1><p>{words}</p></main></body></html>"
 
     site = tmp_path / "site"
-    pages = {"alpha/index.html": page("Alpha", "zebra crossings"), "beta/index.html": page("Beta", "yak herding"), "404.html": page("Missing", "nowhere")}
+    pages = {
+        "alpha/index.html": page("Alpha", "zebra crossings"),
+        "beta/index.html": page("Beta", "yak herding"),
+        "404.html": page("Missing", "nowhere"),
+    }
     for path, html in pages.items():
         (site / path).parent.mkdir(parents=True, exist_ok=True)
         (site / path).write_text(html, encoding="utf-8")
@@ -105,7 +109,9 @@ def test_a_build_indexes_what_it_wrote_though_pages_were_streamed_while_renderin
     stream.add("beta/index.html", pages["beta/index.html"])
     assert stream.finish(site) == 3
     assert {url: p["content"] for url, p in fragments(site).items()} == {
-        "/alpha/": "Alpha. zebra crossings.", "/beta/": "Beta. yak herding.", "/404.html": "Missing. nowhere.",
+        "/alpha/": "Alpha. zebra crossings.",
+        "/beta/": "Beta. yak herding.",
+        "/404.html": "Missing. nowhere.",
     }
 
     stream = Stream()
@@ -140,7 +146,7 @@ def parts_hold_every_page_once(site: Path, *, parts: list[str], part_pages: int)
     indexed = {}
     for part in ["", *parts]:
         for path in (bundle / part / "fragment").iterdir():
-            page = json.loads(gzip.decompress(path.read_bytes())[len(b"pagefind_dcd"):])
+            page = json.loads(gzip.decompress(path.read_bytes())[len(b"pagefind_dcd") :])
             assert page["url"] not in indexed, page["url"]
             indexed[page["url"]] = (part, page["content"])
         entry = json.loads((bundle / part / "pagefind-entry.json").read_text(encoding="utf-8"))

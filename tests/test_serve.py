@@ -19,10 +19,10 @@ from pathlib import Path
 
 import frontmatter
 import pytest
-
 from conftest import MKDOCS, ROOT
-from generator.cli import stage_docs
 from test_browser import CHROMIUM, IN_CI, launch_chromium, search, sync_api
+
+from generator.cli import stage_docs
 
 pytestmark = [
     pytest.mark.browser,
@@ -68,7 +68,10 @@ def mkdocs_serve(config: Path, log: Path):
     with log.open("wb") as output:
         server = subprocess.Popen(
             [str(MKDOCS), "serve", "--livereload", "--dirty", "--dev-addr", f"127.0.0.1:{port}", "-f", str(config)],
-            cwd=config.parent, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=config.parent,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         )
     try:
@@ -132,7 +135,8 @@ def find(browser, base: str, query: str, timeout: float = 30) -> list[str]:
                 const pagefind = await import(url);
                 const search = await pagefind.search(%s);
                 return Promise.all(search.results.map(async (result) => (await result.data()).url));
-            }""" % json.dumps(query),
+            }"""  # noqa: UP031
+            % json.dumps(query),
             base + "pagefind/pagefind.js",
         )
     finally:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import frontmatter
 import pytest
-
 from conftest import SEEDS, corpus_file, run_cli
+
 from generator.errors import Report
 from generator.sources.markup import segments
 from generator.sources.readers import read_inputs

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import CORPUS, SEEDS, corpus_file
+
 from generator.errors import InputError, Report
 from generator.sources.readers import read_file, read_inputs
 
@@ -84,7 +84,7 @@ def test_records_formats(write_files):
 def test_unknown_fields_are_reported_not_fatal(write_files):
     records, report = read(write_files, "x.jsonl", '{"abstract": "' + ABSTRACT_A + '", "colour": "red"}\n')
     assert len(records) == 1
-    assert report.warnings == ["%s:1: ignored unknown field(s): colour" % (Path(records[0].origin.file))]
+    assert report.warnings == ["%s:1: ignored unknown field(s): colour" % (Path(records[0].origin.file))]  # noqa: UP031
 
 
 @pytest.mark.parametrize(
@@ -175,7 +175,9 @@ def test_a_url_in_the_abstract_that_is_not_http_is_reported(write_files):
     abstract = f"{ABSTRACT_A} Code: \\url{{javascript:alert(1)}}, data: \\url{{github.com/a/b}}."
     records, report = read(write_files, "x.jsonl", json.dumps({"abstract": abstract}) + "\n")
     assert len(records) == 1
-    assert [w.split("x.jsonl", 1)[1] for w in report.warnings] == [":1: url 'javascript:alert(1)' in the abstract is not http(s); shown as text"]
+    assert [w.split("x.jsonl", 1)[1] for w in report.warnings] == [
+        ":1: url 'javascript:alert(1)' in the abstract is not http(s); shown as text"
+    ]
 
 
 # A given field far longer than any real one -> what is kept, and the warning naming the record.

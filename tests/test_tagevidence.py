@@ -11,8 +11,8 @@ import pytest
 
 from generator.enrich import tagevidence
 from generator.enrich.paper import enrich
-from generator.model import Origin, Record
 from generator.enrich.tagging import vocabulary
+from generator.model import Origin, Record
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -121,8 +121,7 @@ def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
 
 
 def test_a_learned_tag_is_matched_but_never_changes_a_title():
-    from generator.enrich import names
-    from generator.enrich import tagging
+    from generator.enrich import names, tagging
 
     abstract = (
         "We present GCBF, a graph control barrier function for safe multi-agent navigation. The control barrier "
@@ -149,7 +148,11 @@ def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads()
 
     model = keyphrases.phrase_model()
     assert 0.0 < model.once < 1.0 and len(model.weights) == len(keyphrases.FEATURES)
-    candidates = (("fully connected layer", "fully connected layers", 2), ("connected layer", "connected layers", 2), ("novel framework", "novel framework", 2))
+    candidates = (
+        ("fully connected layer", "fully connected layers", 2),
+        ("connected layer", "connected layers", 2),
+        ("novel framework", "novel framework", 2),
+    )
     longer = keyphrases.fragments(candidates)
     assert longer == {"connected layer": 2, "fully connected": 2}
 
@@ -163,14 +166,20 @@ def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads()
 
 @pytest.mark.parametrize(
     ("key", "spelling", "count", "position", "df", "longer"),
-    [("attention transfer", "attention transfer", 2, 0.1, 3, 0), ("fully connected layer", "Fully Connected Layers", 1, 0.7, 1, 1), ("novel framework", "novel framework", 3, 0.0, 9, 3)],
+    [
+        ("attention transfer", "attention transfer", 2, 0.1, 3, 0),
+        ("fully connected layer", "Fully Connected Layers", 1, 0.7, 1, 1),
+        ("novel framework", "novel framework", 3, 0.0, 9, 3),
+    ],
 )
 def test_link_scores_a_phrase_exactly_as_the_trained_features_say(key, spelling, count, position, df, longer):
     from generator.link import keyphrases
 
     model = keyphrases.phrase_model()
     features = keyphrases.features(key, spelling, count, position, df, 300, longer, model)
-    assert keyphrases.probability(key, spelling, count, position, df, 300, longer, model) == pytest.approx(model.probability(features), abs=1e-12)
+    assert keyphrases.probability(key, spelling, count, position, df, 300, longer, model) == pytest.approx(
+        model.probability(features), abs=1e-12
+    )
 
 
 def test_topics_beyond_machine_learning_are_tags_that_never_change_a_title():

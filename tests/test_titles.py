@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from generator.language import learned
 from generator.enrich.names import IntroducedName, find_acronyms, name_candidates
 from generator.enrich.titlegate import title_defects
 from generator.enrich.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, derive_title
+from generator.language import learned
 
 
 @pytest.mark.parametrize(
@@ -230,7 +230,10 @@ def test_a_past_tense_makes_no_gerund():
     assert _purpose(" to structured prediction problems") is None  # 'to' before a noun phrase, not a verb
 
 
-@pytest.mark.parametrize("verb, expected", [("embed", "embedding"), ("shift", "shifting"), ("control", "controlling"), ("plan", "planning"), ("study", "studying")])
+@pytest.mark.parametrize(
+    "verb, expected",
+    [("embed", "embedding"), ("shift", "shifting"), ("control", "controlling"), ("plan", "planning"), ("study", "studying")],
+)
 def test_gerunds_are_spelled_right(verb, expected):
     from generator.language.textutil import gerund
 
@@ -239,9 +242,19 @@ def test_gerunds_are_spelled_right(verb, expected):
 
 @pytest.mark.parametrize(
     "phrase, article",
-    [("Unified Framework", "A "), ("Universal Model", "A "), ("European Dataset", "A "), ("One-Shot Learner", "A "),
-     ("Unintended Bias", "An "), ("Unlearning Method", "An "), ("Online Planner", "An "), ("LLM Agent", "An "),
-     ("GPU Kernel", "A "), ("X-Ray Benchmark", "An "), ("Agent", "An ")],
+    [
+        ("Unified Framework", "A "),
+        ("Universal Model", "A "),
+        ("European Dataset", "A "),
+        ("One-Shot Learner", "A "),
+        ("Unintended Bias", "An "),
+        ("Unlearning Method", "An "),
+        ("Online Planner", "An "),
+        ("LLM Agent", "An "),
+        ("GPU Kernel", "A "),
+        ("X-Ray Benchmark", "An "),
+        ("Agent", "An "),
+    ],
 )
 def test_a_title_article_follows_the_sound_of_the_next_word(phrase, article):
     """'UniGNN: A Unified Framework', never 'An Unified Framework' (a title the appositive rule gave)."""

@@ -37,7 +37,10 @@ ACCEPTED = {
     "spaces-and-controls-around": ("  \x01https://example.org/p\x02 ", "https://example.org/p"),
     "tab-inside": ("https://exa\tmple.org/p", "https://example.org/p"),
     # Characters that would end an attribute or an autolink, or that Markdown reads inside one.
-    "markup-characters-encoded": ('https://x.org/"><b>[a](javascript:x)`c`$d$', "https://x.org/%22%3E%3Cb%3E%5Ba%5D(javascript:x)%60c%60%24d%24"),
+    "markup-characters-encoded": (
+        'https://x.org/"><b>[a](javascript:x)`c`$d$',
+        "https://x.org/%22%3E%3Cb%3E%5Ba%5D(javascript:x)%60c%60%24d%24",
+    ),
     "spaces-encoded": ("https://x.org/a b\u00a0c", "https://x.org/a%20b%C2%A0c"),
     "entities-kept-as-written": ("https://x.org/?a=1&copy=2", "https://x.org/?a=1&copy=2"),
 }

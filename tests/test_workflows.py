@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
@@ -28,9 +27,7 @@ def zizmor() -> str:
 
 @pytest.mark.parametrize("workflow", PUBLISHING, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_zizmor_finds_nothing_in_the_workflows(workflow):
-    result = subprocess.run(
-        [zizmor(), "--offline", "--no-progress", str(workflow)], capture_output=True, text=True, timeout=120
-    )
+    result = subprocess.run([zizmor(), "--offline", "--no-progress", str(workflow)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "No findings to report" in result.stdout, result.stdout
 

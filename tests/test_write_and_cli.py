@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT, SEEDS, run_cli
+
 from generator.errors import InputError
-from generator.pipeline import Settings, generate
 from generator.output.files import write_site
+from generator.pipeline import Settings, generate
 
 ABSTRACTS = [
     "We propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines.",
@@ -71,7 +72,10 @@ def test_output_is_deterministic_across_hash_seeds_and_input_order(tmp_path):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         result = subprocess.run(
             [sys.executable, "-m", "generator", "generate", *map(str, inputs), "--out", str(out), "-q"],
-            cwd=ROOT, env=env, capture_output=True, text=True,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
         )
         assert result.returncode == 0, result.stderr
         outputs.append(snapshot(out))

@@ -9,14 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import SEEDS
-from generator.link import corpus as link
-from generator.runtime import parallel
-from generator.render import site as render
+
 from generator.errors import InputError
-from generator.pipeline import Settings, generate
+from generator.link import corpus as link
 from generator.output.files import write_site
+from generator.pipeline import Settings, generate
+from generator.render import site as render
+from generator.runtime import parallel
 
 pytestmark = pytest.mark.skipif(not parallel.forks(), reason="the writer is a forked process (Linux, two cores)")
 
@@ -61,7 +61,9 @@ def test_the_writer_writes_what_write_site_writes(tmp_path, monkeypatch):
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")  # no forked processes: written here by write_site
     direct = generate([SEEDS], tmp_path / "direct", Settings())
     assert streamed.write == direct.write
-    files = lambda docs: {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file() and ".abstracts-site" not in p.parts}
+    files = lambda docs: {
+        p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file() and ".abstracts-site" not in p.parts
+    }
     assert files(tmp_path / "streamed") == files(tmp_path / "direct")
 
 
@@ -71,7 +73,9 @@ def test_stale_pages_go_after_a_streamed_run(tmp_path):
     (docs / "papers" / "mine.md").write_text("hand-written\n", encoding="utf-8")
     summary = generate([SEEDS], docs, Settings())
     assert summary.write.removed == ["papers/gone.md"]
-    assert sorted(p.name for p in (docs / "papers").iterdir() if not p.name.endswith(".md") or p.name in ("gone.md", "mine.md")) == ["mine.md"]
+    assert sorted(p.name for p in (docs / "papers").iterdir() if not p.name.endswith(".md") or p.name in ("gone.md", "mine.md")) == [
+        "mine.md"
+    ]
 
 
 def test_a_failed_run_leaves_no_writer_behind(tmp_path, monkeypatch):

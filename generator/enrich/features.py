@@ -154,17 +154,45 @@ def _has_digit(phrase: str) -> bool:
 
 # Cue words of a sentence's role. Contribution and study need "we" and a verb in order (a
 # pattern); the others are words or word beginnings, checked on the sentence's words at once.
-_CONTRIBUTION = Caseless(re.compile(r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)", re.I))
-_STUDY = Caseless(re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)", re.I))
+_CONTRIBUTION = Caseless(
+    re.compile(
+        r"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)",
+        re.I,
+    )
+)
+_STUDY = Caseless(
+    re.compile(
+        r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|explore|examine|show|demonstrate|prove|find|identify|establish)",
+        re.I,
+    )
+)
 _WE_WORDS = frozenset({"we", "our"})
-_BACKGROUND_WORDS = frozenset({"recent", "recently", "however", "remain", "remains", "challenging", "existing", "traditional", "typically", "widely", "often", "despite", "while"})
+_BACKGROUND_WORDS = frozenset(
+    {
+        "recent",
+        "recently",
+        "however",
+        "remain",
+        "remains",
+        "challenging",
+        "existing",
+        "traditional",
+        "typically",
+        "widely",
+        "often",
+        "despite",
+        "while",
+    }
+)
 _BACKGROUND_PHRASES = re.compile("has been|have been|have shown")  # one search from each 'h': a third of three substring scans
 _CODE_WORDS = frozenset({"code", "available", "github", "http", "https"})
 # A word that starts 'experiment...', 'improv...': found by one search for such a word start,
 # that is after no letter or digit, nor after one joined by - ' or . (as _TOKEN joins them).
 _RESULT_PREFIXES = ("experiment", "outperform", "state-of-the-art", "results", "achiev", "improv", "benchmark", "empirical", "surpass")
 _RESULT_START = re.compile(rf"(?<![^\W_])(?<![^\W_][-'.])(?:{'|'.join(map(re.escape, _RESULT_PREFIXES))})")
-_PROBLEM_START = re.compile(r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I)
+_PROBLEM_START = re.compile(
+    r"^(?:a|an|the)?\s*(?:key|major|fundamental|central|main)?\s*(?:challenge|problem|limitation|question|issue)\b", re.I
+)
 
 
 def _cues(sentence: str, lowered: str, tokens: list[str]) -> dict[str, float]:

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import filterfalse
 from functools import lru_cache
-from typing import Sequence
+from itertools import filterfalse
 
-from generator.language import learned
-from generator.language import lexicon
-from generator.model import Acronym
+from generator.language import learned, lexicon
 from generator.language.textutil import STOP_WORDS, Caseless, sentences, singular, whole_word_positions
+from generator.model import Acronym
 
 # Acronyms every ML reader knows: they name a field or a common tool, not a paper's contribution.
 GENERIC_ACRONYMS = lexicon.words("generic_acronyms")
@@ -36,10 +35,12 @@ _OUR_NOUN = re.compile(
 # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
 _NAME_SUBJECT = re.compile(rf"({_NAME_TOKEN})(?:,| is| achieves| outperforms| consists| comprises| uses)")
 _SHORT_FORM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-\.+&]{1,15}?)s?\)")
-_CONTRIBUTION = Caseless(re.compile(
-    rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
-    re.IGNORECASE,
-))
+_CONTRIBUTION = Caseless(
+    re.compile(
+        rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:\w+ly\s+)?{lexicon.alternation('proposal_verbs', inflected=True)}\b",
+        re.IGNORECASE,
+    )
+)
 # Patterns that open with \b or ignore case are tried at every position of a sentence; most
 # sentences lack what they need, which a plain pattern or substring finds far faster.
 _NAMING_WORDS = ("name", "dubbed", "termed", "called", "coined", "denoted", "we call")  # one is in every _NAMING match
@@ -134,10 +135,7 @@ def _long_form(short: str, before: str) -> str | None:
     s, position = len(letters) - 1, len(candidate) - 1
     while s >= 0:
         c = letters[s]
-        while position >= 0 and (
-            candidate[position].lower() != c
-            or (s == 0 and position > 0 and candidate[position - 1].isalnum())
-        ):
+        while position >= 0 and (candidate[position].lower() != c or (s == 0 and position > 0 and candidate[position - 1].isalnum())):
             position -= 1
         if position < 0:
             return None
@@ -376,7 +374,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
                 yield result(first, sentence, "naming")  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
-        match = _OUR_NOUN.search(sentence) if "ur " in sentence else None  # '[Oo]ur ' 
+        match = _OUR_NOUN.search(sentence) if "ur " in sentence else None  # '[Oo]ur '
         # A plain capitalised word needs a comma or bracket after it ('Our model, Coeditor, is').
         if match and (
             _candidate(match.group(1), expansions, banned)
@@ -470,7 +468,9 @@ def _repository_name(url: str) -> str | None:
     if not match:
         return None
     name = re.sub(
-        r"(?i)(?:\.git|[-_](?:main|code|official|release|public|pytorch|repo|(?=[0-9a-f]*\d)[0-9a-f]{4}))+$", "", match.group(1) or match.group(2)
+        r"(?i)(?:\.git|[-_](?:main|code|official|release|public|pytorch|repo|(?=[0-9a-f]*\d)[0-9a-f]{4}))+$",
+        "",
+        match.group(1) or match.group(2),
     )
     return name if re.fullmatch(_NAME_TOKEN, name) else None
 

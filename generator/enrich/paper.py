@@ -11,14 +11,14 @@ from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import urlparse
 
-from generator.sources import markup
-from generator.model import Acronym, Link, Paper, Record
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities, tag_model
 from generator.enrich.tagging import area_of, candidate_phrases, derive_tags, mentions, normalise_keyword
 from generator.enrich.titlegate import name_follows, phrase_part
-from generator.language.textutil import collapse_space
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
+from generator.language.textutil import collapse_space
+from generator.model import Acronym, Link, Paper, Record
+from generator.sources import markup
 from generator.sources.urlpolicy import web_url
 
 MAX_SLUG_CHARS = 60
@@ -127,14 +127,22 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
         for text, paper_tags, record, mentioned in zip(texts, tags, records, found)
     ]
     phrases = [candidate_phrases(text) for text in texts]
-    return [
-        _paper(*derived)
-        for derived in zip(ids, records, parts, texts, acronyms, named, tags, scores, summaries, areas, phrases)
-    ]
+    return [_paper(*derived) for derived in zip(ids, records, parts, texts, acronyms, named, tags, scores, summaries, areas, phrases)]
 
 
-def _paper(identifier: str, record: Record, parts: list[markup.Segment], text: str, acronyms: list[Acronym], named: tuple[str | None, str],
-           tags: tuple[str, ...], scores: dict[str, float], summary: str, area: str, phrases: tuple) -> Paper:
+def _paper(
+    identifier: str,
+    record: Record,
+    parts: list[markup.Segment],
+    text: str,
+    acronyms: list[Acronym],
+    named: tuple[str | None, str],
+    tags: tuple[str, ...],
+    scores: dict[str, float],
+    summary: str,
+    area: str,
+    phrases: tuple,
+) -> Paper:
     name, title = named
     if record.title and name and name not in record.title:
         name = None  # the real title says what the paper introduces; this name is only used

@@ -25,9 +25,9 @@ from functools import cache
 from importlib import resources
 from operator import attrgetter
 
+from generator.enrich.tagging import Mention, mentions, vocabulary
 from generator.language.learned import Linear, choices
 from generator.language.lexicon import load_yaml
-from generator.enrich.tagging import Mention, mentions, vocabulary
 from generator.language.textutil import STOP_WORDS, Caseless, sentences
 
 

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import compress
 from importlib import resources
+from itertools import compress
 from typing import NamedTuple
 
 from generator.language.lexicon import load_yaml
@@ -23,9 +23,67 @@ from generator.language.textutil import STOP_WORDS, Computed, fold, is_mixed_cas
 MAX_TAGS = 8
 MIN_TAGS = 3
 # Acronyms also matched in lower case: none of them is an English word.
-LOWERCASE_OK = frozenset({"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LVLM", "LVLMs", "RLHF", "PEFT", "LoRA", "GNN", "GNNs", "CNN", "CNNs", "RNN", "RNNs", "LSTM", "VAE", "VAEs", "GAN", "GANs", "MARL", "SSL", "NeRF", "ViT", "MoE", "SAE", "SAEs", "OOD", "VQA", "NLP", "ICL", "CoT", "DPO", "MPC", "PINN", "VLA", "TTA"})
+LOWERCASE_OK = frozenset(
+    {
+        "LLM",
+        "LLMs",
+        "VLM",
+        "VLMs",
+        "MLLM",
+        "MLLMs",
+        "LVLM",
+        "LVLMs",
+        "RLHF",
+        "PEFT",
+        "LoRA",
+        "GNN",
+        "GNNs",
+        "CNN",
+        "CNNs",
+        "RNN",
+        "RNNs",
+        "LSTM",
+        "VAE",
+        "VAEs",
+        "GAN",
+        "GANs",
+        "MARL",
+        "SSL",
+        "NeRF",
+        "ViT",
+        "MoE",
+        "SAE",
+        "SAEs",
+        "OOD",
+        "VQA",
+        "NLP",
+        "ICL",
+        "CoT",
+        "DPO",
+        "MPC",
+        "PINN",
+        "VLA",
+        "TTA",
+    }
+)
 # Tags so common in abstracts that one passing mention says little: they need two.
-BROAD_TAGS = frozenset({"datasets", "benchmarks", "generalization", "optimization", "reasoning", "large language models", "fine-tuning", "pretraining", "transformers", "embeddings", "sampling", "exploration", "planning"})
+BROAD_TAGS = frozenset(
+    {
+        "datasets",
+        "benchmarks",
+        "generalization",
+        "optimization",
+        "reasoning",
+        "large language models",
+        "fine-tuning",
+        "pretraining",
+        "transformers",
+        "embeddings",
+        "sampling",
+        "exploration",
+        "planning",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -140,7 +198,9 @@ def _tokens(text: str) -> list[str]:
 _RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+]*[A-Za-z0-9+]|[A-Za-z0-9]")
 # A hyphenated name of parts with two or more capitals each ('ICL-NUIM', 'TTT-KD'): its parts
 # are not acronyms on their own (ICL-NUIM is a data set, not in-context learning).
-_NAME_COMPOUND = re.compile(r"(?<![\w-])(?:[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*-)+[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?![\w-])")
+_NAME_COMPOUND = re.compile(
+    r"(?<![\w-])(?:[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*-)+[A-Za-z0-9]*[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?![\w-])"
+)
 
 
 # What every name compound holds (its first part): found by a plain pattern, unlike one that opens with a lookbehind.
@@ -244,9 +304,7 @@ def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
                 longer.setdefault(" ".join(words[start:]), mention.tag)
     if not longer:
         return tuple(found)
-    return tuple(
-        m._replace(tag=longer[m.spelling]) if longer.get(m.spelling, m.tag) != m.tag else m for m in found
-    )
+    return tuple(m._replace(tag=longer[m.spelling]) if longer.get(m.spelling, m.tag) != m.tag else m for m in found)
 
 
 @lru_cache(maxsize=65536)  # authors repeat their keywords; each paper's are normalised twice
@@ -396,6 +454,7 @@ def _run_word(word: str) -> _RunWord | None:
 # distinct words in 4,242 abstracts). Unbounded, as the vocabulary of the inputs is.
 _RUN_WORDS = Computed(_run_word)
 _RUN_WORDS_OF_BYTES = Computed(lambda word: _run_word(word.decode()))  # the same for ASCII words as bytes (b"\0": None)
+
 
 # ASCII punctuation (what _PHRASE_SPLIT splits at: neither letter, digit, white space nor '-')
 # as NUL, white space as a space (bytes.split knows not all that str.split does: '\x1c'). ' - '

@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.language import learned
-from generator.language import lexicon
+from generator.language import learned, lexicon
 from generator.language.textutil import SMALL_WORDS, whole_word_positions
 
 MAX_TITLE_CHARS = 120
@@ -37,7 +36,9 @@ _PHRASE_START = re.compile(r"^(?:for|of|and|or|by|with|from|than|via|into|either
 # A list cut before its 'and' ('Learning Skill Initiation, Control').
 _LIST_CUT = re.compile(r",\s+(?:(?!and\b|or\b)[\w-]+\s+)?(?!and\b|or\b)[\w-]+$", re.IGNORECASE)
 # An adjective straight before a preposition lost its noun ('... Network as a New for Deformable ...').
-_ADJECTIVE_THEN_PREPOSITION = re.compile(r"\b(?:new|novel|simple|general|unified|effective|efficient)\s+(?:for|of|in|on|with|to|by|from)\b", re.IGNORECASE)
+_ADJECTIVE_THEN_PREPOSITION = re.compile(
+    r"\b(?:new|novel|simple|general|unified|effective|efficient)\s+(?:for|of|in|on|with|to|by|from)\b", re.IGNORECASE
+)
 # A citation is not part of a title ('Ribeiro Et Al and Unit-Testing Datasets').
 _CITATION = re.compile(r"\bet\.? al\b", re.IGNORECASE)
 # 'After' or 'before' with a participle is a clause, here cut short ('Behavior of LMs After Fine-Tuned on Data').
@@ -159,7 +160,13 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
     if _SPLIT_WORD.search(title):
         defects.append("split word")
     last = descriptive.split()[-1].strip(".,;:!?\"'") if descriptive.split() else ""
-    if not words or last.lower() in FUNCTION_WORDS or is_adverb(last) or adjective_end(last) or title.rstrip().endswith(("-", "–", "—", ":", ",")):
+    if (
+        not words
+        or last.lower() in FUNCTION_WORDS
+        or is_adverb(last)
+        or adjective_end(last)
+        or title.rstrip().endswith(("-", "–", "—", ":", ","))
+    ):
         defects.append("dangling end")
     if _SENTENCE_START.match(descriptive) or _FIRST_PERSON.search(title) or _FINITE_VERB.search(descriptive) or has_verb(descriptive):
         defects.append("sentence or first person")
@@ -186,7 +193,12 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         defects.append("too short")
     if len(title) > MAX_TITLE_CHARS:
         defects.append("too long")
-    if any(title.count(a) != title.count(b) for a, b in _PAIRS) or title.count('"') % 2 or title.count("“") != title.count("”") or _STRAY_QUOTE.search(title):
+    if (
+        any(title.count(a) != title.count(b) for a, b in _PAIRS)
+        or title.count('"') % 2
+        or title.count("“") != title.count("”")
+        or _STRAY_QUOTE.search(title)
+    ):
         defects.append("unbalanced")
     if _ASIDE.search(descriptive):  # a name after the phrase may start lower-case: "(multiPPI++)"
         defects.append("aside")

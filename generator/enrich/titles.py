@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import islice
 from dataclasses import dataclass
+from itertools import islice
 
-from generator.language import learned
-from generator.language import lexicon
-from generator.sources import markup
 from generator.enrich.features import SentenceFeatures, name_features, phrase_features, word_counts
 from generator.enrich.names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
 from generator.enrich.tagging import candidate_phrases
-from generator.language.textutil import STOP_WORDS, Caseless, gerund, is_mixed_case, sentence_case, sentences, title_case
 from generator.enrich.titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
+from generator.language import learned, lexicon
+from generator.language.textutil import STOP_WORDS, Caseless, gerund, is_mixed_case, sentence_case, sentences, title_case
+from generator.sources import markup
 
 MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed
 MIN_TOPIC_WORDS = 4  # a shorter opening subject is a field ('Large Language Models'), shown only joined to a method
@@ -33,14 +32,16 @@ MAX_SUMMARY_CHARS = 250  # what OpenReview allows a TL;DR
 MAX_SUMMARY_TRIED = 4  # the best-ranked sentences tried whole before one is cut with "…"
 
 # Where a descriptive phrase stops: the start of a relative or adverbial clause.
-_BOUNDARY = Caseless(re.compile(
-    r"\s*(?:[,;:(]|\s[-–—]\s|—|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
-    r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
-    r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
-    r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
-    r"by (?:\w+ly\s+)?\w+ing|to (?!the\b|a\b|an\b|this\b|these\b|their\b|its\b|our\b|new\b|unseen\b|downstream\b|\d))\b)",
-    re.IGNORECASE,
-))
+_BOUNDARY = Caseless(
+    re.compile(
+        r"\s*(?:[,;:(]|\s[-–—]\s|—|\bvs\.|\.\s|\.$|\b(?:that|which|where|while|whereby|who|whose|designed|aimed|aiming|"
+        r"allowing|enabling|achieving|leading|resulting|thereby|thus|in order|so that|capable|"
+        r"consisting|specifically|such as|including|based on|built on|as well as|than|and then|"
+        r"as long as|if|when|because|since|unless|even|without|despite|named|dubbed|called|termed|"
+        r"by (?:\w+ly\s+)?\w+ing|to (?!the\b|a\b|an\b|this\b|these\b|their\b|its\b|our\b|new\b|unseen\b|downstream\b|\d))\b)",
+        re.IGNORECASE,
+    )
+)
 # Finite verbs end the subject of an opening sentence ("Recent work has shown ...").
 _FINITE_VERB = Caseless(re.compile(rf"\s(?:{lexicon.alternation('subject_end_verbs')})\b", re.IGNORECASE))
 _LEADING_FILLER = re.compile(
@@ -73,7 +74,7 @@ def clip_phrase(phrase: str, max_words: int = MAX_TITLE_WORDS) -> str:
         match = _BOUNDARY.search(phrase, position)
         if not match:
             break
-        listed = _LIST_CONTINUES.match(phrase, match.start()) if phrase[match.start():].lstrip().startswith(",") else None
+        listed = _LIST_CONTINUES.match(phrase, match.start()) if phrase[match.start() :].lstrip().startswith(",") else None
         if listed:
             position = listed.end()
             continue
@@ -264,7 +265,12 @@ def contribution_phrases(text: str) -> list[Phrase]:
         # Any "we VERB X" ("we find a simple fix ...").
         match = _WE_VERB.search(sentence) if "we" in sentence else None
         # A past tense makes no gerund ('we proposed X' is no 'Proposeding X').
-        if match and _is_object(match.group(2)) and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS and not _participle(match.group(1)):
+        if (
+            match
+            and _is_object(match.group(2))
+            and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS
+            and not _participle(match.group(1))
+        ):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 found.append(Phrase(title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}"), "we-verb", index))
@@ -330,7 +336,11 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     lowered = text.lower()
     ranked = list(islice((p for p in _by_frequency(text) if not any(map(is_verb, p[0].split())) and not _verb_ends(p[1], lowered)), 8))
     # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
-    found = [Phrase(title_case(sentence_case(spelling)), "keyphrase", 0) for key, spelling, count in ranked if count >= 2 and len(key.split()) >= 3][:2]
+    found = [
+        Phrase(title_case(sentence_case(spelling)), "keyphrase", 0)
+        for key, spelling, count in ranked
+        if count >= 2 and len(key.split()) >= 3
+    ][:2]
     # A run said once may be a clause: a plural noun, then its verb ('Humans Rank Content').
     terms = [p for p in ranked if p[2] >= 2 or not _plural_then_verb(p[1].split())]
     for index, (key, first, _) in enumerate(terms):
@@ -397,7 +407,9 @@ def _before_verb(text: str) -> str:
 
 
 # "we address these challenges": the object refers back, it does not name the topic.
-_ANAPHORA = re.compile(r"(?i)(?:this|these|those|such|that|it|its|their|them|our|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b(?! of\b)")
+_ANAPHORA = re.compile(
+    r"(?i)(?:this|these|those|such|that|it|its|their|them|our|the (?:above|aforementioned|problem|challenge|issue|limitation|gap)s?)\b(?! of\b)"
+)
 _GENERIC_HEADS = lexicon.words("generic_heads")
 
 
@@ -440,7 +452,9 @@ def _defined_topic(full: str, text: str) -> tuple[str | None, str]:
     if not topic:
         return None, ""
     words = topic.split(" of ")[-1].split()
-    while words and (words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ") or words[0].endswith("ing") or is_adverb(words[0])):
+    while words and (
+        words[0].lower() in FUNCTION_WORDS or _LEADING_FILLER.match(words[0] + " ") or words[0].endswith("ing") or is_adverb(words[0])
+    ):
         words = words[1:]
     return (" ".join(words), acronym) if len(words) >= 2 else (None, "")
 

@@ -18,8 +18,8 @@ from collections import Counter
 
 import numpy as np
 
-from generator.model import Paper
 from generator.explore.topics import topic_vectors
+from generator.model import Paper
 
 # Regions: about one broad region per 150 papers (6 to 30, then mixed ones split) and one finer
 # topic per 50 (12 to 90); on a small site, at least 8 papers per broad region and 5 per finer
@@ -41,7 +41,9 @@ GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that name no topic alone: a term of these only ('deep neural networks', 'applications')
 # fits any region of the field, and two terms sharing only these are not the same topic.
-_LOOSE = frozenset({"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the", "applications", "general"})
+_LOOSE = frozenset(
+    {"learning", "model", "models", "network", "networks", "neural", "deep", "and", "of", "for", "the", "applications", "general"}
+)
 
 
 def _region_count(n: int, per: int, low: int, high: int, smallest: int) -> int:
@@ -82,7 +84,8 @@ def _ranked_terms(terms: list[set[str]], members: np.ndarray, document_frequency
     n = len(terms)
     scored = sorted(
         (-(count / len(members)) * math.log(n / document_frequency[term]), term)
-        for term, count in counts.items() if count >= floor and len(term.split()) <= LABEL_WORDS and _stems(term)
+        for term, count in counts.items()
+        if count >= floor and len(term.split()) <= LABEL_WORDS and _stems(term)
     )
     return [term for _, term in scored], counts
 
@@ -101,13 +104,19 @@ def _same_topic(first: str, second: str, terms: list[set[str]], members: np.ndar
     return counts[second] >= SECOND_TERM_SHARE * counts[first] and both >= SECOND_TERM_SHARE * min(counts[first], counts[second])
 
 
-def _label(terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str], least: int = 0) -> str | None:
+def _label(
+    terms: list[set[str]], members: np.ndarray, document_frequency: Counter, words: int, taken: set[str], least: int = 0
+) -> str | None:
     """The region's most particular term (of those on at least `least` of its papers), with a
     second on the same papers when there is one; when a larger region has the name, the pair
     tells them apart, else the next term names it."""
     ranked, counts = _ranked_terms(terms, members, document_frequency)
     for first in [term for term in ranked if counts[term] >= least][:8]:
-        pairs = [f"{first} · {second}" for second in ranked[:12] if words > 1 and second != first and _same_topic(first, second, terms, members, counts)]
+        pairs = [
+            f"{first} · {second}"
+            for second in ranked[:12]
+            if words > 1 and second != first and _same_topic(first, second, terms, members, counts)
+        ]
         for label in [*pairs[:1], first] if first not in taken else pairs:
             if label not in taken:
                 return label
@@ -140,7 +149,9 @@ def _groups(terms: list[set[str]], features: np.ndarray, k: int, document_freque
     return sorted(groups, key=lambda m: -len(m))
 
 
-def named_regions(terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[tuple[str, np.ndarray]]:
+def named_regions(
+    terms: list[set[str]], features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool
+) -> list[tuple[str, np.ndarray]]:
     """The regions that earn a name, as (label, members), larger first; no two of a level share
     a name. A broad region of MIN_SPLIT papers or more is named by a term on at least COHERENT
     of them, or stays unnamed; but while fewer than FEWEST_NAMED are named, the larger unnamed
@@ -160,7 +171,9 @@ def named_regions(terms: list[set[str]], features: np.ndarray, k: int, document_
     return [(named[index], groups[index]) for index in sorted(named)]
 
 
-def _regions(terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool) -> list[dict]:
+def _regions(
+    terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool
+) -> list[dict]:
     """Named regions with the place of their label. A broad region (grouped by topic, spread
     over the map) is labelled where the papers that carry its first term lie thickest, so the
     words sit on the papers they name; a finer one (a patch of the map) at its middle, so that
@@ -191,8 +204,7 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
         # Broad regions are grouped by topic on the papers' words (generator.explore.topics: k-means on
         # the 2-D positions cut across topics, and on the related-papers graph mixed them);
         # finer ones by place, so that zoomed in they tile the map.
-        "broad": _regions(terms, points, topic_vectors(papers), _region_count(n, *BROAD), document_frequency, broad=True)
-        if n >= 8 else [],
+        "broad": _regions(terms, points, topic_vectors(papers), _region_count(n, *BROAD), document_frequency, broad=True) if n >= 8 else [],
         "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
     }
 

@@ -4,12 +4,14 @@ pipeline makes it in a process of its own while pages render (generator.runtime.
 from __future__ import annotations
 
 import json
+
 from threadpoolctl import threadpool_limits
 
 from generator.explore.data import map_data
+from generator.explore.topicmap import positions
 from generator.layout import MARKER
 from generator.model import Paper
-from generator.explore.topicmap import positions
+
 
 def json_text(data: dict) -> str:
     """A generated JSON file's text (marked as generated, compact)."""

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from generator.link.corpus import document
-from generator.model import Paper
 from generator.link.related.similar import vectorize
+from generator.model import Paper
 
 DIMS = 100
 POWER_STEPS = 2  # 7 (scikit-learn's default) measured no better regions for 3x the time

@@ -20,12 +20,12 @@ training and leave-one-corpus-out evaluation.
 from __future__ import annotations
 
 import math
-from itertools import repeat
-from operator import mul
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Mapping
+from itertools import repeat
+from operator import mul
 
 from generator.language import lexicon
 

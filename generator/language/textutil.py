@@ -6,7 +6,6 @@ import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
-
 from importlib import resources
 
 from generator.language import lexicon
@@ -190,8 +189,32 @@ def sentence_case(text: str) -> str:
 _VOWELS = "aeiou"
 # Verbs that double their last consonant before -ing beyond the short ones the rule below finds
 # (stress on the last syllable: embed -> embedding, control -> controlling).
-_DOUBLE_FINAL = {"plan", "map", "run", "set", "get", "stop", "scan", "drop", "embed", "admit", "submit", "commit", "permit",
-                 "transmit", "control", "patrol", "refer", "prefer", "transfer", "occur", "omit", "begin", "forget", "equip"}
+_DOUBLE_FINAL = {
+    "plan",
+    "map",
+    "run",
+    "set",
+    "get",
+    "stop",
+    "scan",
+    "drop",
+    "embed",
+    "admit",
+    "submit",
+    "commit",
+    "permit",
+    "transmit",
+    "control",
+    "patrol",
+    "refer",
+    "prefer",
+    "transfer",
+    "occur",
+    "omit",
+    "begin",
+    "forget",
+    "equip",
+}
 
 
 def gerund(verb: str) -> str:
@@ -204,9 +227,7 @@ def gerund(verb: str) -> str:
     elif verb.endswith("s") and not verb.endswith(("ss", "us", "is")):  # focus -> focusing
         verb = verb[:-1]
     vowels = [c for c in verb if c in _VOWELS]
-    if verb in _DOUBLE_FINAL or (
-        len(verb) <= 4 and len(vowels) == 1 and re.fullmatch(r".*[^aeiou][aeiou][^aeiouwxy]", verb)
-    ):
+    if verb in _DOUBLE_FINAL or (len(verb) <= 4 and len(vowels) == 1 and re.fullmatch(r".*[^aeiou][aeiou][^aeiouwxy]", verb)):
         return verb + verb[-1] + "ing"  # cut -> cutting, plan -> planning
     if verb.endswith("ie"):
         return verb[:-2] + "ying"

@@ -8,27 +8,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from collections.abc import Callable
-from typing import NamedTuple
+from dataclasses import dataclass
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 import numpy as np
 
-from generator.enrich.paper import retitle
-from generator.sources.markup import URL
-from generator.model import Mention, Paper, Related, paper_with
-from generator.runtime.session import Kept, Memo, Session, made
-from generator.link.related.similar import Numbered, forget, neighbours, numbered, vectors
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
-from generator.runtime.parallel import MIN_ITEMS, Later
-from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
-from generator.link.keyphrases import fragments, phrase_model, phrases_like
-from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
-from generator.link.keyphrases import probabilities as phrase_probabilities
+from generator.enrich.paper import retitle
 from generator.enrich.tagevidence import tag_model
 from generator.enrich.tagging import MAX_TAGS, MIN_TAGS
 from generator.language.textutil import normalise_term
+from generator.link.keyphrases import fragments, phrase_model, phrases_like
+from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
+from generator.link.keyphrases import probabilities as phrase_probabilities
+from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
+from generator.link.related.similar import Numbered, forget, neighbours, numbered, vectors
+from generator.model import Mention, Paper, Related, paper_with
+from generator.runtime.parallel import MIN_ITEMS, Later
+from generator.runtime.session import Kept, Memo, Session, made
+from generator.sources.markup import URL
 
 MAX_KEYPHRASES = 6
 
@@ -100,6 +100,8 @@ DOMINANT_MIN_PAPERS = 50
 # In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
 COMMON_TAG_SHARE = 0.10
 COMMON_MIN_PAPERS = 1000
+
+
 def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
     'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
@@ -141,7 +143,10 @@ def _central(tag: str, title: str) -> bool:
 
 
 def add_keyphrases(
-    papers: list[Paper], memo: Memo | None = None, kept: Kept | None = None, ahead: tuple[int, Callable[[], list]] | None = None,
+    papers: list[Paper],
+    memo: Memo | None = None,
+    kept: Kept | None = None,
+    ahead: tuple[int, Callable[[], list]] | None = None,
     counts: tuple[Counter[str], int, int] | None = None,
 ) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
@@ -238,7 +243,9 @@ def _recounted(last: tuple[list, Counter[str]], candidates: list) -> tuple[Count
     return counts, changed
 
 
-def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+def _keyphrases(
+    papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
     candidates of all papers are scored at once (`keyphrases.probabilities`)."""
     candidates = [c for paper in papers for c in paper.candidate_phrases]
@@ -269,7 +276,15 @@ def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: i
     # How likely authors would give each phrase as a keyword (`keyphrases`, learned).
     scored_keys = [keys[i] for i in chosen.tolist()]
     probabilities = phrase_probabilities(
-        scored_keys, [spellings[i] for i in chosen.tolist()], counts[chosen], positions, dfs[chosen], n, longer[chosen], defined[chosen], model
+        scored_keys,
+        [spellings[i] for i in chosen.tolist()],
+        counts[chosen],
+        positions,
+        dfs[chosen],
+        n,
+        longer[chosen],
+        defined[chosen],
+        model,
     )
     bounds = np.searchsorted(paper_of[chosen], np.arange(len(papers) + 1)).tolist()
     return [
@@ -278,7 +293,9 @@ def _keyphrases(papers: list[Paper], document_frequency: Counter[str], max_df: i
     ]
 
 
-def _chosen(paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _chosen(
+    paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
     filled up from them."""
     counts = {key: count for key, _, count in paper.candidate_phrases}
@@ -326,8 +343,13 @@ def _document_head(paper: Paper) -> str:
 
 
 def add_related(
-    papers: list[Paper], count: int, memo: Memo | None = None, kept: Kept | None = None, names: list[dict[str, str]] | None = None,
-    heads: Numbered | None = None, neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
+    papers: list[Paper],
+    count: int,
+    memo: Memo | None = None,
+    kept: Kept | None = None,
+    names: list[dict[str, str]] | None = None,
+    heads: Numbered | None = None,
+    neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
     With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
@@ -361,7 +383,9 @@ def add_related(
         explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
 
     def related(shown: tuple[tuple[Paper, float, tuple[str, ...]], ...]) -> tuple[Related, ...]:
-        return tuple(Related(id=other.id, title=other.title, slug=other.slug, score=score, reasons=reasons) for other, score, reasons in shown)
+        return tuple(
+            Related(id=other.id, title=other.title, slug=other.slug, score=score, reasons=reasons) for other, score, reasons in shown
+        )
 
     def with_related(i: int, paper: Paper) -> Paper:
         shown = tuple((papers[j], round(score, 3), explained[i, j]) for j, score in found.lists[i])
@@ -399,7 +423,9 @@ def _link_topics(paper: Paper) -> frozenset[str]:
 def _name_spellings(text: str) -> dict[str, str]:
     """The names an abstract uses (CamelCase, digits, capitals: 'PointMamba'), lower-cased -> as written."""
     # Only tokens with a capital can look like a name (names.looks_like_name): the test first.
-    return {t.lower(): t for t in sorted(t for t in _text_tokens(text) if t.lower() != t) if looks_like_name(t) and t not in GENERIC_ACRONYMS}
+    return {
+        t.lower(): t for t in sorted(t for t in _text_tokens(text) if t.lower() != t) if looks_like_name(t) and t not in GENERIC_ACRONYMS
+    }
 
 
 MAX_MENTIONED_BY = 10  # a page lists at most this many papers that mention it (and counts the rest)
@@ -436,7 +462,9 @@ def add_mentions(papers: list[Paper], kept: Kept | None = None, sites: list[tupl
         mentions[index].append(Mention(name, t.id, t.slug, t.title))
         mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
     return [
-        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i])) if i in mentions or i in mentioned_by else p
+        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i]))
+        if i in mentions or i in mentioned_by
+        else p
         for i, p in enumerate(papers)
     ]
 
@@ -490,8 +518,12 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 
 
 def link(
-    papers: list[Paper], related_count: int, session: Session | None = None, titled: Callable[[list[Paper]], None] | None = None,
-    waiting: Callable[[], None] | None = None, neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
+    papers: list[Paper],
+    related_count: int,
+    session: Session | None = None,
+    titled: Callable[[list[Paper]], None] | None = None,
+    waiting: Callable[[], None] | None = None,
+    neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
 ) -> list[Paper]:
     """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same.
     `titled(papers)` is called once the papers are all linking makes them but for their related
@@ -545,4 +577,3 @@ def _from_texts(
 
 def _names(paper: Paper) -> dict[str, str]:
     return _name_spellings(paper.text)
-

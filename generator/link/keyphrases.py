@@ -31,8 +31,19 @@ from generator.language.learned import choices, logistic
 from generator.language.textutil import singular
 
 FEATURES = (
-    "log_tf", "idf", "df_once", "tf_once", "words3", "words4", "first_at", "cased", "fragment", "generic_head", "keywordness",
-    "defined", "known_keyword",
+    "log_tf",
+    "idf",
+    "df_once",
+    "tf_once",
+    "words3",
+    "words4",
+    "first_at",
+    "cased",
+    "fragment",
+    "generic_head",
+    "keywordness",
+    "defined",
+    "known_keyword",
 )
 _GENERIC_HEADS = lexicon.words("generic_heads")
 
@@ -173,12 +184,21 @@ def probability(
 ) -> float:
     """model.probability(features(...)) of one candidate (see `probabilities`)."""
     one = np.array
-    return probabilities([key], [spelling], one([count]), one([position], dtype=np.float64), one([df]), n, one([longer]), one([defined]), model)[0]
+    return probabilities(
+        [key], [spelling], one([count]), one([position], dtype=np.float64), one([df]), n, one([longer]), one([defined]), model
+    )[0]
 
 
 def probabilities(
-    keys: Sequence[str], spellings: Sequence[str], counts: np.ndarray, positions: np.ndarray, dfs: np.ndarray, n: int,
-    longer: np.ndarray, defined: np.ndarray, model: PhraseModel,
+    keys: Sequence[str],
+    spellings: Sequence[str],
+    counts: np.ndarray,
+    positions: np.ndarray,
+    dfs: np.ndarray,
+    n: int,
+    longer: np.ndarray,
+    defined: np.ndarray,
+    model: PhraseModel,
 ) -> list[float]:
     """model.probability(features(...)) of many candidates at once, without building the
     features (link scores ~150,000 at 4,200 papers). `positions` in [0, 1); `defined`: the

@@ -83,8 +83,13 @@ def as_bytes(text: str | bytes) -> bytes:
 
 
 def write_file(
-    docs_dir: Path, relative: str, text: str | bytes, result: WriteResult,
-    last: dict[str, tuple[str | bytes, int, int]] | None, left: dict[str, tuple[str | bytes, int, int]] | None, new_folders: frozenset[str] = frozenset(),
+    docs_dir: Path,
+    relative: str,
+    text: str | bytes,
+    result: WriteResult,
+    last: dict[str, tuple[str | bytes, int, int]] | None,
+    left: dict[str, tuple[str | bytes, int, int]] | None,
+    new_folders: frozenset[str] = frozenset(),
 ) -> None:
     """One generated file, written when its bytes changed; remembered in `left` (see write_site).
     `new_folders`: top folders this run made, where no file is there before it is written.
@@ -118,7 +123,9 @@ def write_file(
     _remember(left, relative, text, path)
 
 
-def write_later(docs_dir: Path, files: dict[str, str | bytes], result: WriteResult, last: dict[str, tuple[str | bytes, int, int]] | None = None) -> None:
+def write_later(
+    docs_dir: Path, files: dict[str, str | bytes], result: WriteResult, last: dict[str, tuple[str | bytes, int, int]] | None = None
+) -> None:
     """Root files finished after write_site wrote the rest of its run (the topic map under
     `mkdocs serve`): written as write_site writes them, counted in its `result`, added to `last`."""
     left: dict[str, tuple[str | bytes, int, int]] | None = None if last is None else {}

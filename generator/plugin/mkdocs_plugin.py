@@ -34,19 +34,18 @@ from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from generator.plugin import assets
-from generator.runtime.runcache import FOLDER as CACHE_FOLDER
 from generator.errors import InputError
+from generator.layout import MARKER, ROOT_FILES, SECTIONS
+from generator.output.files import write_atomic
+from generator.pipeline import Settings, Summary, generate
+from generator.plugin import assets, paperlist
+from generator.plugin.pageconvert import Converter
+from generator.plugin.searchindex import PART_PAGES, Indexer, Seen, Stream
+from generator.plugin.templatecache import MemoryBytecodeCache
 from generator.runtime.heap import Heap
 from generator.runtime.parallel import Later
-from generator.pipeline import Settings, Summary, generate
-from generator.layout import MARKER, ROOT_FILES, SECTIONS
-from generator.plugin.pageconvert import Converter
-from generator.plugin import paperlist
-from generator.plugin.searchindex import PART_PAGES, Indexer, Seen, Stream
+from generator.runtime.runcache import FOLDER as CACHE_FOLDER
 from generator.runtime.session import Session
-from generator.plugin.templatecache import MemoryBytecodeCache
-from generator.output.files import write_atomic
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
 DIRTY_WARNING = "A 'dirty' build is being performed"

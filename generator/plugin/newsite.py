@@ -12,10 +12,10 @@ from pathlib import Path
 import jinja2
 
 from generator import __version__
-from generator.plugin import assets
-from generator.runtime.runcache import FOLDER as CACHE_FOLDER
 from generator.errors import InputError
 from generator.layout import ROOT_FILES, SECTIONS
+from generator.plugin import assets
+from generator.runtime.runcache import FOLDER as CACHE_FOLDER
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 OVERRIDES = "overrides"

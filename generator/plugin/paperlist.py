@@ -9,7 +9,7 @@ edit that changes a paper's summary converts its collection page again: 0.64 s f
 
 An item is exactly what templates/listing.md.j2 writes:
 
-    - [Title](../papers/slug.md)  
+    - [Title](../papers/slug.md)
       Summary.
 
 A block made only of such items becomes the list MkDocs' own conversion makes, byte for
@@ -75,10 +75,7 @@ class PaperListProcessor(BlockProcessor):
         # may add later blocks to what it made of this one), and not after a list (it would
         # continue that list, making it loose).
         last = parent[-1] if len(parent) else None
-        return (
-            block.startswith("- [") and "](" in block and parent is self.parser.root
-            and (last is None or last.tag not in ("ul", "ol"))
-        )
+        return block.startswith("- [") and "](" in block and parent is self.parser.root and (last is None or last.tag not in ("ul", "ol"))
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool:
         block = blocks[0]
@@ -89,7 +86,7 @@ class PaperListProcessor(BlockProcessor):
         lines = block.split("\n")
         if len(lines) % 2:
             return False
-        items = ["\n".join(lines[i:i + 2]) for i in range(0, len(lines), 2)]
+        items = ["\n".join(lines[i : i + 2]) for i in range(0, len(lines), 2)]
         matches = [_ITEM.fullmatch(item) for item in items]
         if not all(matches):
             return False

@@ -65,8 +65,13 @@ log = logging.getLogger("mkdocs.plugins.abstracts")
 BUNDLE = "pagefind"  # folder at the site root; search.js loads pagefind/pagefind.js from it
 # Pagefind also writes its own UIs; the site uses only pagefind.js (and what it loads).
 UNUSED = (
-    "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
-    "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js",
+    "pagefind-ui.js",
+    "pagefind-ui.css",
+    "pagefind-modular-ui.js",
+    "pagefind-modular-ui.css",
+    "pagefind-component-ui.js",
+    "pagefind-component-ui.css",
+    "pagefind-highlight.js",
 )
 # Boilerplate: the headings' permalink signs (else a title reads "About this site¶") and the
 # "Abstract" heading of every paper page. On tag, area, collection and other pages the lists
@@ -203,7 +208,9 @@ class Stream:
             log.info(f"abstracts: streamed search index incomplete ({error}); indexing the site folder")
             return build(site_dir, language=self.language, part_pages=self.part_pages)
         _install(site_dir, parts=len(self._parts))
-        log.info(f"abstracts: search index of {count} pages in {time.perf_counter() - self.started:.1f} s (streamed, {len(self._parts)} part(s))")
+        log.info(
+            f"abstracts: search index of {count} pages in {time.perf_counter() - self.started:.1f} s (streamed, {len(self._parts)} part(s))"
+        )
         return count
 
     def close(self) -> None:
@@ -219,11 +226,11 @@ def indexed_region(html: str) -> str:
     start, end = html.find("<article"), html.rfind("</article>")
     if start < 0 or end < start:
         return html
-    region = html[start:end + len("</article>")]
+    region = html[start : end + len("</article>")]
     if region.count("data-pagefind-") != html.count("data-pagefind-"):
         return html
     opening = html.find("<html")
-    root = html[opening:html.find(">", opening) + 1] if opening >= 0 else "<html>"
+    root = html[opening : html.find(">", opening) + 1] if opening >= 0 else "<html>"
     return f"<!doctype html>{root}<body>{region}</body></html>"
 
 

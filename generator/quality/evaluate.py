@@ -139,17 +139,17 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from generator.enrich.paper import enrich
-from generator.errors import InputError, Report
-from generator.link.corpus import document, link
-from generator.model import Paper, Record
 from generator.enrich.names import looks_like_name
-from generator.pipeline import merge_duplicates
-from generator.link.related.similar import CANDIDATES, assign, plain_top
-from generator.sources.readers import read_file
+from generator.enrich.paper import enrich
 from generator.enrich.tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
-from generator.language.textutil import fold, normalise_term, sentences, singular
 from generator.enrich.titlegate import name_follows, title_defects
+from generator.errors import InputError, Report
+from generator.language.textutil import fold, normalise_term, sentences, singular
+from generator.link.corpus import document, link
+from generator.link.related.similar import CANDIDATES, assign, plain_top
+from generator.model import Paper, Record
+from generator.pipeline import merge_duplicates
+from generator.sources.readers import read_file
 
 RELATED = 5
 COMMON_TAGS = 5  # tag health lists the share of papers carrying each of the commonest tags
@@ -455,8 +455,14 @@ def tag_health(papers: Sequence[Paper]) -> list[Metric]:
 
 def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
     metrics = [
-        Metric("one_sentence", f"one sentence, <= {MAX_SUMMARY_CHARS} chars, ends . ! ?", _share([is_one_sentence(p.summary) for p in papers])),
-        Metric("names_contribution", "names the contribution (we/our/this paper/name)", _share([names_contribution(p.summary, p.name) for p in papers])),
+        Metric(
+            "one_sentence", f"one sentence, <= {MAX_SUMMARY_CHARS} chars, ends . ! ?", _share([is_one_sentence(p.summary) for p in papers])
+        ),
+        Metric(
+            "names_contribution",
+            "names the contribution (we/our/this paper/name)",
+            _share([names_contribution(p.summary, p.name) for p in papers]),
+        ),
         Metric("chars", "summary characters (mean)", _mean([len(p.summary) for p in papers]), "mean"),
     ]
     with_tldr = [(p, r) for p, r in zip(papers, records) if r.tldr]
@@ -508,7 +514,9 @@ def best_lift(keys: Sequence[set[str]], related: int, random_overlap: float | No
         return None
     vocabulary = {k: i for i, k in enumerate(sorted(set().union(*keys)))}
     rows = [i for i, ks in enumerate(keys) for _ in ks]
-    incidence = sparse.csr_matrix((np.ones(len(rows)), (rows, [vocabulary[k] for ks in keys for k in ks])), shape=(n, max(1, len(vocabulary))))
+    incidence = sparse.csr_matrix(
+        (np.ones(len(rows)), (rows, [vocabulary[k] for ks in keys for k in ks])), shape=(n, max(1, len(vocabulary)))
+    )
     shared = (incidence @ incidence.T).toarray()
     sizes = np.array([len(ks) for ks in keys], dtype=float)
     union = sizes[:, None] + sizes[None, :] - shared
@@ -551,8 +559,16 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
     plain = plain_top([document(p) for p in papers], related)
     reasons = [(p, papers[index[r.id]], reason) for p in papers for r in p.related for reason in r.reasons]
     metrics += [
-        Metric("plain_agreement", f"agreement with plain TF-IDF top-{related}", _mean([len(set(n) & set(plain[i].tolist())) / len(plain[i]) for i, n in enumerate(neighbours) if len(plain[i])])),
-        Metric("reason_quality", "reasons that are tags, key phrases, names or phrases", _share([usable_reason(r, a, b) for a, b, r in reasons])),
+        Metric(
+            "plain_agreement",
+            f"agreement with plain TF-IDF top-{related}",
+            _mean([len(set(n) & set(plain[i].tolist())) / len(plain[i]) for i, n in enumerate(neighbours) if len(plain[i])]),
+        ),
+        Metric(
+            "reason_quality",
+            "reasons that are tags, key phrases, names or phrases",
+            _share([usable_reason(r, a, b) for a, b, r in reasons]),
+        ),
         Metric("reasons_per_link", "reasons per related link (mean)", len(reasons) / max(1, sum(len(p.related) for p in papers)), "mean"),
     ]
 
@@ -560,7 +576,9 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
     top, top_count = min(recommended.items(), key=lambda item: (-item[1], item[0])) if recommended else (None, 0)
     metrics += [
         Metric("max_recommended", "most recommended paper: times", top_count, "count"),
-        Metric("max_recommended_title", "most recommended paper", (records[top].title or papers[top].title) if top is not None else "", "text"),
+        Metric(
+            "max_recommended_title", "most recommended paper", (records[top].title or papers[top].title) if top is not None else "", "text"
+        ),
         Metric("never_recommended", "papers never recommended", _share([i not in recommended for i in range(len(papers))])),
     ]
     return metrics

@@ -93,7 +93,7 @@ def _sequence(items: list, pad: str, lines: list[str]) -> None:
         elif kind is dict and item:
             start = len(lines)
             _mapping(item, pad + "  ", lines)  # its first line starts after "- "
-            lines[start] = f"{pad}- {lines[start][len(pad) + 2:]}"
+            lines[start] = f"{pad}- {lines[start][len(pad) + 2 :]}"
         elif kind is list and item:
             raise _Unusual
         else:
@@ -186,7 +186,7 @@ def _asked(key: tuple, dumped, affix: str, prefix: bool) -> str | None:
     # U+2029 and U+0085, indented as deep as the key: not reusable at another depth).
     one_line = len(document.splitlines()) == 1 and document.endswith("\n")
     if prefix:
-        text = document[len(affix):-1] if document.startswith(affix) and one_line else None
+        text = document[len(affix) : -1] if document.startswith(affix) and one_line else None
     else:
         text = document[: -len(affix)] if document.endswith(affix) and one_line else None
     if len(_remembered) >= _REMEMBERED_MAX:

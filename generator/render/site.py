@@ -17,16 +17,16 @@ from markupsafe import Markup
 
 from generator import __version__
 from generator.enrich.paper import slugify
-from generator.layout import MARKER, ROOT_FILES, SECTIONS
-from generator.link.corpus import MAX_MENTIONED_BY, GlossaryEntry
-from generator.sources.markup import escape_block_start, escape_markdown, link_names
-from generator.model import Paper
-from generator.runtime.session import Session
-from generator.explore.data import browse_data
-from generator.render.frontmatter_yaml import dump as front_matter
 from generator.enrich.tagging import vocabulary
+from generator.explore.data import browse_data
 from generator.explore.mapfile import area_order, json_text
+from generator.layout import MARKER, SECTIONS
+from generator.link.corpus import MAX_MENTIONED_BY, GlossaryEntry
+from generator.model import Paper
+from generator.render.frontmatter_yaml import dump as front_matter
 from generator.runtime.background_writer import Writer
+from generator.runtime.session import Session
+from generator.sources.markup import escape_block_start, escape_markdown, link_names
 
 MIN_PAPERS_PER_TAG_PAGE = 2
 RELATED_TAGS = 6
@@ -90,8 +90,8 @@ def _escaping_environment() -> jinja2.Environment:
 
 def area_chart(areas: list[Group]) -> str:
     """Papers per area as an HTML list with build-time SVG bars (longest bar = most papers)."""
-    html = _escaping_environment().get_template("area_chart.html.j2").render(
-        areas=areas, max_count=max((a.count for a in areas), default=1)
+    html = (
+        _escaping_environment().get_template("area_chart.html.j2").render(areas=areas, max_count=max((a.count for a in areas), default=1))
     )
     # One line: Markdown passes a raw HTML block through only while it has no blank lines.
     return " ".join(html.split())
@@ -113,8 +113,10 @@ def feed(
     each paper's (feed_entry), when the caller has them."""
     if entries is None:
         entries = [feed_entry(collection, p) for p in papers]
-    return _escaping_environment().get_template("feed.xml.j2").render(
-        collection=collection, slug=slug, papers=papers, updated=updated, site_url=site_url, entries=entries
+    return (
+        _escaping_environment()
+        .get_template("feed.xml.j2")
+        .render(collection=collection, slug=slug, papers=papers, updated=updated, site_url=site_url, entries=entries)
     )
 
 
@@ -167,16 +169,14 @@ def paper_record(paper: Paper, slugs: dict[str, dict[str, str]]) -> dict:
         "area": paper.area,
         "collection": paper.collection,
         "url": f"papers/{paper.slug}/",
-        "links": [{"kind": l.kind, "label": l.label, "url": l.url} for l in paper.links],
+        "links": [{"kind": l.kind, "label": l.label, "url": l.url} for l in paper.links],  # noqa: E741
         "acronyms": [{"short": a.short, "long": a.long} for a in paper.acronyms],
         "related": [
-            {"id": r.id, "title": r.title, "url": f"papers/{r.slug}/", "score": r.score, "reasons": list(r.reasons)}
-            for r in paper.related
+            {"id": r.id, "title": r.title, "url": f"papers/{r.slug}/", "score": r.score, "reasons": list(r.reasons)} for r in paper.related
         ],
         "mentions": [{"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentions],
         "mentioned_by": [
-            {"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"}
-            for m in paper.mentioned_by[:MAX_MENTIONED_BY]
+            {"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentioned_by[:MAX_MENTIONED_BY]
         ],
         "mentioned_by_count": len(paper.mentioned_by),
         "authors": list(paper.authors),
@@ -334,10 +334,14 @@ def render_site(
         glossary_count=len(glossary),
         connected=connected,
         trends=_html(
-            "trend_chart.html.j2", rows=_trends(tag_pages, collection_names, groups.by_collection, groups.tag_counts), slugs=tag_slugs,
-            first=collection_names[0], last=collection_names[-1],
+            "trend_chart.html.j2",
+            rows=_trends(tag_pages, collection_names, groups.by_collection, groups.tag_counts),
+            slugs=tag_slugs,
+            first=collection_names[0],
+            last=collection_names[-1],
         )
-        if len(collection_names) > 1 else "",
+        if len(collection_names) > 1
+        else "",
     )
     # As json.dumps of the whole with sort_keys (generated_by < papers < version), from the
     # records already encoded: JSON is encoded part by part, so the bytes are the same. Joined
@@ -355,7 +359,11 @@ def render_site(
 
 
 def listing_files(
-    papers: list[Paper], glossary: list[GlossaryEntry], updated: Mapping[str, str] | None, site_url: str | None, once=_now,
+    papers: list[Paper],
+    glossary: list[GlossaryEntry],
+    updated: Mapping[str, str] | None,
+    site_url: str | None,
+    once=_now,
     groups: _Groups | None = None,
 ) -> dict[str, str]:
     """The files that list papers without their related papers: tag, area and collection
@@ -383,8 +391,11 @@ def listing_files(
     for folder, members_by_name, intro, centrality in sections:
         section = SECTIONS[folder]
         for name, members in members_by_name.items():
-            order = (lambda p: (p.title.casefold(), p.id)) if centrality is None else (
-                lambda p, key=centrality(name): (key(p), p.title.casefold(), p.id))
+            order = (
+                (lambda p: (p.title.casefold(), p.id))
+                if centrality is None
+                else (lambda p, key=centrality(name): (key(p), p.title.casefold(), p.id))  # noqa: B008
+            )
             listed = sorted(members, key=order)
             context = dict(
                 heading=name,
@@ -392,34 +403,46 @@ def listing_files(
                 ranking=rankings.get(folder),
                 related=tuple(Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])) if folder == "tags" else (),
                 trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), once)
-                if folder == "tags" and len(collection_names) > 1 else "",
+                if folder == "tags" and len(collection_names) > 1
+                else "",
             )
             # The key holds every paper field listing.md.j2 reads.
             key = ("listing", name, *context.values(), tuple((p.title, p.slug, p.summary) for p in listed))
             files[f"{folder}/{slugs[folder][name]}.md"] = once(
-                key, lambda: _page("listing.md.j2", {"title": name}, papers=listed, **context)
+                key,
+                lambda: _page("listing.md.j2", {"title": name}, papers=listed, **context),  # noqa: B023
             )
         groups_shown = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
         groups_shown.sort(key=lambda g: (-g.count, g.name.casefold()))
-        files[f"{folder}/index.md"] = once(("overview", folder, tuple(groups_shown)), lambda: _page(
-            "overview.md.j2",
-            {"title": section.title},
-            heading=section.title,
-            intro=f"{section.intro} {len(groups_shown)} {section.title.lower()}.",
-            label=section.label,
-            groups=groups_shown,
-            by_area=_tags_by_area(groups_shown) if folder == "tags" else [],
-        ))
+        files[f"{folder}/index.md"] = once(
+            ("overview", folder, tuple(groups_shown)),
+            lambda: _page(
+                "overview.md.j2",
+                {"title": section.title},  # noqa: B023
+                heading=section.title,  # noqa: B023
+                intro=f"{section.intro} {len(groups_shown)} {section.title.lower()}.",  # noqa: B023
+                label=section.label,  # noqa: B023
+                groups=groups_shown,  # noqa: B023
+                by_area=_tags_by_area(groups_shown) if folder == "tags" else [],  # noqa: B023
+            ),
+        )
 
     for collection, members in by_collection.items():
         slug = slugs["collections"][collection]
         # The keys hold every paper field feed_entry.xml.j2 reads.
         fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
         dated = (updated or {}).get(collection, NO_DATE)
-        files[f"feeds/{slug}.xml"] = once(("feed", collection, slug, dated, site_url, tuple(fields)), lambda: feed(
-            collection, slug, members, dated, site_url,
-            [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],
-        ))
+        files[f"feeds/{slug}.xml"] = once(
+            ("feed", collection, slug, dated, site_url, tuple(fields)),
+            lambda: feed(
+                collection,  # noqa: B023
+                slug,  # noqa: B023
+                members,  # noqa: B023
+                dated,  # noqa: B023
+                site_url,
+                [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],  # noqa: B023
+            ),
+        )
 
     by_id = {p.id: p for p in papers}
     entries = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]

@@ -14,8 +14,8 @@ from functools import partial
 from pathlib import Path
 
 from generator.errors import InputError
+from generator.output.files import WriteResult, as_bytes, made_folders, remove_stale, write_file
 from generator.runtime.parallel import Later
-from generator.output.files import WriteResult, as_bytes, write_file, made_folders, remove_stale
 
 _HEADER = struct.Struct("<IQ")  # the path's and the text's length in bytes; a zero path ends the run
 _ELSEWHERE = (1 << 64) - 1  # a text's length meaning: written by another process (Writer.elsewhere)

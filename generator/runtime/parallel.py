@@ -114,7 +114,7 @@ class Feed(Generic[Item, Result]):
                 raise InputError("deriving papers", "a worker process was killed before it returned its papers (out of memory?)")
         return sent.get()
 
-    def __enter__(self) -> "Feed[Item, Result]":
+    def __enter__(self) -> Feed[Item, Result]:
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -103,7 +103,9 @@ class Session:
     keyphrases: Memo = field(default_factory=Memo)  # the candidate phrases' document frequencies (generator.link.corpus)
     reasons: Memo = field(default_factory=Memo)  # why two papers are related, each document's words (generator.link.corpus, .similar)
     renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render.site)
-    written: dict[str, tuple[str | bytes, int, int]] = field(default_factory=dict)  # per file in docs/: the text the last run left, its size and mtime
+    written: dict[str, tuple[str | bytes, int, int]] = field(
+        default_factory=dict
+    )  # per file in docs/: the text the last run left, its size and mtime
     kept: Kept = field(default_factory=Kept)  # per unchanged paper object: what linking and rendering derived from it
 
     def next_run(self) -> None:

@@ -32,6 +32,7 @@ def _without_sentinels(text: str) -> str:
         return _SENTINELS.sub("", text)
     return text
 
+
 # Trailing punctuation that ends a sentence rather than a URL.
 _URL_TRAILING = ".,;:!?'\"”’"
 _URL = r"https?://[^\s<>\"'`{}|\\^\[\]]+"
@@ -54,12 +55,44 @@ _SEGMENT = re.compile(
 _TEXT_ONLY_MATH = re.compile(r"\s*\\(textbf|mathbf|bf|underline|text|textrm|mathrm|textit|emph)\s*\{([^{}$\\]*)\}\s*")
 
 SYMBOLS = {
-    "times": "×", "sim": "∼", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
-    "pm": "±", "rightarrow": "→", "to": "→", "leftarrow": "←", "infty": "∞", "cdot": "·",
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
-    "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π", "sigma": "σ", "tau": "τ", "phi": "φ",
-    "omega": "ω", "ell": "ℓ", "neq": "≠", "propto": "∝", "in": "∈", "sqrt": "√",
-    "Delta": "Δ", "Omega": "Ω", "log": "log", "exp": "exp", "ldots": "…", "dots": "…",
+    "times": "×",
+    "sim": "∼",
+    "approx": "≈",
+    "leq": "≤",
+    "le": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "pm": "±",
+    "rightarrow": "→",
+    "to": "→",
+    "leftarrow": "←",
+    "infty": "∞",
+    "cdot": "·",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "theta": "θ",
+    "lambda": "λ",
+    "mu": "μ",
+    "pi": "π",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "omega": "ω",
+    "ell": "ℓ",
+    "neq": "≠",
+    "propto": "∝",
+    "in": "∈",
+    "sqrt": "√",
+    "Delta": "Δ",
+    "Omega": "Ω",
+    "log": "log",
+    "exp": "exp",
+    "ldots": "…",
+    "dots": "…",
 }
 
 _STYLE_MACROS = [
@@ -199,9 +232,19 @@ def _merge_text(parts: list[Segment]) -> list[Segment]:
 
 _MD_ESCAPE = {
     # Brackets as entities: "\[" would open display math for arithmatex.
-    "\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "&#91;", "]": "&#93;",
+    "\\": "\\\\",
+    "`": "\\`",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "&#91;",
+    "]": "&#93;",
     # attr_list reads {...} as attributes; arithmatex reads $ as math.
-    "{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "&": "&amp;", "$": "&#36;",
+    "{": "\\{",
+    "}": "\\}",
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+    "$": "&#36;",
 }
 # The same as one str.translate (which looks up every character in a dict), done as one C
 # scan per character that needs escaping: the backslash and '&' first, as the others' escapes
@@ -350,4 +393,4 @@ def _link_first(pattern: re.Pattern[str], chunk: str, escaped: str, url: str) ->
     match = pattern.search(chunk)
     if not match:
         return chunk, False
-    return f"{chunk[: match.start()]}[{escaped}]({url}){chunk[match.end():]}", True
+    return f"{chunk[: match.start()]}[{escaped}]({url}){chunk[match.end() :]}", True

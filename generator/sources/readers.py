@@ -17,10 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator.errors import InputError, Report
-from generator.sources.markup import refused_urls
+from generator.language.textutil import collapse_space
 from generator.model import Origin, Record
 from generator.runtime.session import Memo
-from generator.language.textutil import collapse_space
+from generator.sources.markup import refused_urls
 from generator.sources.urlpolicy import web_url
 
 # Fields a record may carry, and the ones we accept but do not use.
@@ -64,8 +64,7 @@ def decode(path: Path, data: bytes) -> str:
             column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
             raise InputError(
                 f"{path}:{line}",
-                f"invalid UTF-8 byte 0x{data[exc.start]:02x} at column {column}; "
-                "save the file as UTF-8",
+                f"invalid UTF-8 byte 0x{data[exc.start]:02x} at column {column}; save the file as UTF-8",
             ) from None
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
@@ -337,10 +336,7 @@ def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:
                 entries = sorted(p for p in path.iterdir() if not p.name.startswith("."))
             except OSError as exc:
                 raise InputError(str(path), f"cannot read folder: {exc.strerror}") from None
-            found = [
-                p for p in entries
-                if p.is_file() and p.suffix.lower() in READERS and p.stem.upper() not in PROJECT_FILES
-            ]
+            found = [p for p in entries if p.is_file() and p.suffix.lower() in READERS and p.stem.upper() not in PROJECT_FILES]
             for skipped in entries:
                 if skipped not in found:
                     report.warn(str(skipped), "skipped: not an input file (.txt, .md, .jsonl, .json, .csv)")
@@ -388,7 +384,7 @@ def records_as_read(files: list[Path], report: Report, root: Path | None = None,
             data = path.read_bytes()
         except OSError:
             data = None  # read_file says what is wrong
-        read, warnings = memo.get(("file", str(path), shown, data), lambda: _read_file_alone(path, shown))
+        read, warnings = memo.get(("file", str(path), shown, data), lambda: _read_file_alone(path, shown))  # noqa: B023
         records.extend(read)
         report.warnings.extend(warnings)
         yield from read
@@ -414,5 +410,8 @@ def _report_repeated_ids(records: list[Record], report: Report) -> None:
             continue
         key = (record.origin.file, record.origin.record_id)
         if key in first and first[key].abstract != record.abstract:
-            report.warn(record.origin.where(), f"id '{record.origin.record_id}' repeats {first[key].origin.where()} with another abstract; both kept")
+            report.warn(
+                record.origin.where(),
+                f"id '{record.origin.record_id}' repeats {first[key].origin.where()} with another abstract; both kept",
+            )
         first.setdefault(key, record)

@@ -65,7 +65,9 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def layer_of(module: str) -> tuple[int, str]:
-    matches = [(len(unit), index, unit) for index, units in enumerate(LAYERS) for unit in units if module == unit or module.startswith(unit + ".")]
+    matches = [
+        (len(unit), index, unit) for index, units in enumerate(LAYERS) for unit in units if module == unit or module.startswith(unit + ".")
+    ]
     _, index, unit = max(matches)
     return index, unit
 

@@ -60,7 +60,9 @@ class State:
     bound: np.ndarray  # (n,) no paper outside `stored` has a higher cosine
 
 
-def nearest(raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int, last: State | None = None) -> tuple[np.ndarray, np.ndarray, State]:
+def nearest(
+    raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int, last: State | None = None
+) -> tuple[np.ndarray, np.ndarray, State]:
     """For each row, the `width` most similar other rows (indices, float32 cosines) best first,
     ties by lower index; and the state for the next run (`last`: the previous run's)."""
     weights = _whole(raw)

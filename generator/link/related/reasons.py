@@ -11,17 +11,15 @@ from functools import lru_cache
 
 import numpy as np
 
+from generator.enrich.tagging import normalise_keyword
 from generator.language import lexicon
+from generator.language.textutil import normalise_term
 from generator.link.keyphrases import phrase_like
 from generator.model import Paper
 from generator.runtime.session import Memo
-from generator.enrich.tagging import normalise_keyword
-from generator.language.textutil import normalise_term
 
 
-def remembered(
-    digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain, memo: Memo
-) -> dict:
+def remembered(digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain, memo: Memo) -> dict:
     """Each pair's reasons, from the last run where what they read is the same. Asked first by
     the two papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that
     changes a word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is
@@ -34,7 +32,7 @@ def remembered(
         key = (sides[i], sides[j])
         if memo.known(key):
             order, value = memo.get(key, lambda: None)
-            memo.get(order, lambda: value)  # kept for the run when the rows change
+            memo.get(order, lambda: value)  # kept for the run when the rows change  # noqa: B023
         else:
             order = (digests[i], digests[j], _shared_order(matrix, i, j, terms))
             if not memo.known(order):
@@ -110,8 +108,16 @@ def side(paper: Paper, names: dict[str, str]) -> Side:
     """`names`: the names its abstract uses, lower-cased -> as written."""
     terms = tuple((t, normalise_term(t)) for t in (*paper.tags, *paper.keyphrases))
     return Side(
-        paper.name, paper.text, paper.area, paper.tags, frozenset(paper.tags), terms, frozenset(key for _, key in terms),
-        terms[len(paper.tags):], mentioned(paper.tag_scores), _phrase_keys(paper.candidate_phrases),
+        paper.name,
+        paper.text,
+        paper.area,
+        paper.tags,
+        frozenset(paper.tags),
+        terms,
+        frozenset(key for _, key in terms),
+        terms[len(paper.tags) :],
+        mentioned(paper.tag_scores),
+        _phrase_keys(paper.candidate_phrases),
         names,
     )
 

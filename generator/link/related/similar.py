@@ -107,9 +107,9 @@ from itertools import chain, count
 import numpy as np
 from scipy import sparse
 
+from generator.language.textutil import ENGLISH_STOP_WORDS
 from generator.link.related.candidates import nearest
 from generator.runtime.session import Kept, Memo
-from generator.language.textutil import ENGLISH_STOP_WORDS
 
 ROW_BLOCK = 1024  # rows smoothed at a time
 CANDIDATES = 40
@@ -325,7 +325,11 @@ def _unsupported(indices: np.ndarray, topics: list[frozenset[str]], kept: Kept |
 
 
 def neighbours(
-    documents: list[str], areas: list[str], count: int, memo: Memo | None = None, topics: list[frozenset[str]] | None = None,
+    documents: list[str],
+    areas: list[str],
+    count: int,
+    memo: Memo | None = None,
+    topics: list[frozenset[str]] | None = None,
     kept: Kept | None = None,
 ) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
