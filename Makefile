@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 KATEX := generator/plugin/theme/assets/vendor/katex
 
-.PHONY: setup serve build dist test eval bench explore-bench browser-deps clean
+.PHONY: setup serve build dist lint test eval bench explore-bench browser-deps clean
 
 setup: $(KATEX)/katex.min.js $(VENV)/.installed
 
@@ -44,7 +44,13 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 browser-deps:
 	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
-test: setup browser-deps
+# Lint, format and types (configured in pyproject.toml); the layers are checked by tests/architecture/.
+lint: setup
+	$(BIN)/ruff check generator tests scripts
+	$(BIN)/ruff format --check generator tests scripts
+	$(BIN)/mypy
+
+test: setup browser-deps lint
 	$(BIN)/pytest -q
 
 # Quality of derived titles, tags, summaries and related papers against the real corpora.

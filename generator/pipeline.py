@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from generator.errors import InputError, Report
 from generator.model import Paper, Record
@@ -110,7 +111,7 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
     merged, cached = [], []
     # Each record travels with its id, worked out here when duplicates were merged.
-    with Feed(lambda batch: enrich_batch(*zip(*batch))) as missing:
+    with Feed(cast("Callable[[list[tuple[Record, str]]], list[Paper]]", lambda batch: enrich_batch(*zip(*batch)))) as missing:
         for record, duplicates in merged_as_read(records, report):
             key, paper = run_cache.paper(record)
             merged.append((record, duplicates))
@@ -126,6 +127,7 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
             fresh = paper is None
             if fresh:
                 paper = next(derived)
+            assert paper is not None  # cached, or derived just now
             run_cache.keep(record, key, paper, fresh)
             if duplicates:
                 paper = replace(paper, also_in=tuple(d.origin for d in duplicates))
@@ -215,7 +217,7 @@ def generate(
                 # The pages that list papers without their related ones, made and written on
                 # the other core while related papers are found (a one-off run's).
                 terms[:] = glossary(titled)
-                writer.elsewhere(partial(listing_files, titled, terms, updated, settings.site_url))
+                cast(Writer, writer).elsewhere(partial(listing_files, titled, terms, updated, settings.site_url))
 
             # A one-off run's enrich cache is saved while linking waits for its forked process.
             papers = link(
@@ -252,15 +254,15 @@ def generate(
             writer.abandon()
         raise
     remembered = session.written if session is not None else None
-    written = writer.close() if writer is not None else write_site(docs_dir, outputs, remembered)
+    written = writer.close() if writer is not None else write_site(docs_dir, cast("dict[str, str | bytes]", outputs), remembered)
     del outputs  # the pages' text (~0.3 GB at 12,000 papers) is not held while the caches are pickled
     collections = sorted({p.collection for p in papers})
     summary = Summary(len(papers), collections, report, written, 0.0, stages)
 
     def finish() -> list[str]:
-        write_later(docs_dir, {path: made.result() for path, made in pending.items()}, written, remembered)
+        write_later(docs_dir, {path: made.result() for path, made in cast(dict, pending).items()}, written, remembered)
         run_cache.save(fingerprint, written.sizes, summary)  # only now: a run cut short is not taken for done
-        return sorted(pending)
+        return sorted(cast(dict, pending))
 
     if pending:
         summary.finish = finish

@@ -536,6 +536,8 @@ def bare_config(project: Project, docs: Path, site: Path, name: str | None) -> s
         if skipping:
             continue  # the key, its list items (indented or not) and comments inside it
         custom = re.match(r"(\s+custom_dir:\s*)(['\"]?)([^'\"#\s]+)\2(.*)$", line)
+        if custom and theme.is_dir():
+            continue  # one custom_dir: the package's theme, which the pages need (the site's overrides are not)
         if custom and not Path(custom.group(3)).is_absolute():
             line = f"{custom.group(1)}{json.dumps(str(project.root / custom.group(3)))}{custom.group(4)}"
         out.append(line)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, filterfalse, repeat
+from typing import cast
 
 from generator.enrich.names import GENERIC_ACRONYMS, IntroducedName
 from generator.language.textutil import ENGLISH_STOP_WORDS, Caseless, sentences, whole_word_positions
@@ -80,7 +81,9 @@ def name_features(candidate: IntroducedName, rank: int, text: str, sentences: Se
         "used_share": used / count if count else 0.0,
         "has_expansion": float(candidate.expansion is not None),
         # 'Proactive Privacy Amnesia (PPA)' coins a name; 'zero-shot anomaly detection (ZSAD)' abbreviates a concept.
-        "expansion_capitalised": float(bool(candidate.expansion) and all(w[:1].isupper() for w in _expansion_words(candidate.expansion))),
+        "expansion_capitalised": float(
+            bool(candidate.expansion) and all(w[:1].isupper() for w in _expansion_words(cast(str, candidate.expansion)))
+        ),
         "all_caps": float(bool(letters) and all(c.isupper() for c in letters)),
         "inner_capital": float(any(c.isupper() for c in name[1:]) and not all(c.isupper() for c in letters)),
         "has_digit": float(any(c.isdigit() for c in name)),

@@ -288,7 +288,7 @@ _CAPITALISED_NAME = re.compile(
 )
 
 
-def introduced(names: list[IntroducedName]) -> IntroducedName | None:
+def introduced(names: Sequence[IntroducedName]) -> IntroducedName | None:
     """The first candidate a pattern says the abstract introduces as its own, or the family
     name it belongs to (`_family_name`)."""
     first = next((n for n in names if n.rule not in NOT_INTRODUCED), None)
@@ -351,6 +351,8 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         name = name.rstrip(".-")
         return IntroducedName(name, expansions.get(name), sentence, rule)
 
+    match: re.Match[str] | None  # each loop below binds these anew
+    capitalised: re.Match[str] | str | None
     naming = any(word in text for word in _NAMING_WORDS)  # most abstracts name nothing: no search per sentence
     for sentence in all_sentences if naming else ():
         for match in _NAMING.finditer(sentence):

@@ -63,7 +63,7 @@ _BOLD = re.compile(f"(?<!\\w){markup.BOLD_OPEN}([^{markup.BOLD_CLOSE}]+){markup.
 
 def _bold_words(parts: list[markup.Segment]) -> list[str]:
     """Whole words set in bold (**X** or \\textbf{X}): candidate names."""
-    bold = []
+    bold: list[str] = []
     for segment in parts:
         if segment.kind == "text" and markup.BOLD_OPEN in segment.value:  # few abstracts set any
             bold.extend(match.strip() for match in _BOLD.findall(segment.value))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from operator import attrgetter
+from typing import Any, cast
 
 from generator.enrich.tagging import Mention, mentions, vocabulary
 from generator.language.learned import Linear, choices
@@ -108,7 +109,7 @@ def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagM
 
 
 def parse(text: str) -> TagModel:
-    data = load_yaml(text) or {}
+    data = cast("dict[str, Any]", load_yaml(text) or {})
     weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
     return TagModel(Linear(float(data.get("bias", 0.0)), weights), float(data.get("threshold", 0.0)), float(data.get("central", 1.0)))
 

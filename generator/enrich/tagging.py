@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from itertools import compress
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from generator.language.lexicon import load_yaml
 from generator.language.textutil import STOP_WORDS, Computed, fold, is_mixed_case, normalise_term, sentences, singular
@@ -133,7 +133,7 @@ class CueIndex:
         return [cues[n][0] for n in sorted(numbers) if cues[n][1].count(" ") == 1 or cues[n][1] in padded]
 
 
-def _data(name: str) -> object:
+def _data(name: str) -> Any:
     return load_yaml(resources.files("generator").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
 
 
@@ -296,7 +296,7 @@ def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
     """A spelling of two or more words that ends a longer one of another tag in the same abstract
     is its short form: after 'neural network language models', 'the language model' is that
     model, not an LLM. (One word is too loose: 'robot' after 'legged robot' is not locomotion.)"""
-    longer = {}
+    longer: dict[str, str] = {}
     for mention in found:
         if mention.spelling.count(" ") >= 2:
             words = mention.spelling.split(" ")
@@ -342,7 +342,7 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
     if given_area:
         return _given_area(given_area)
     vocab = vocabulary()
-    votes: Counter[str] = Counter()
+    votes = cast("dict[str, float]", Counter())  # a Counter of float votes (typeshed's Counter counts ints)
     hits = vocabulary_hits(text) if hits is None else hits
     for tag in tags:
         area = vocab.tag_area.get(tag)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import cast
 
 from generator.language import learned, lexicon
 from generator.language.textutil import SMALL_WORDS, whole_word_positions
@@ -145,7 +146,7 @@ def phrase_part(title: str, name: str | None) -> str:
     """The title without the name it shows ('Name: phrase' or 'phrase (Name)')."""
     if name and title.startswith(f"{name}: "):
         return title[len(name) + 2 :]
-    return title[: -len(name) - 3] if name_follows(title, name) else title
+    return title[: -len(cast(str, name)) - 3] if name_follows(title, name) else title
 
 
 def title_defects(title: str, name: str | None = None) -> list[str]:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
+from typing import cast
 
 from generator.enrich.features import SentenceFeatures, name_features, phrase_features, word_counts
 from generator.enrich.names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
@@ -228,7 +229,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
     """Noun phrases of what the abstract contributes, from every sentence that states it:
     "we propose X" -> X; "we study X" -> "Studying X"; the subject of an opening sentence."""
     all_sentences = sentences(text)
-    found = []
+    found: list[Phrase] = []
     for index, sentence in enumerate(all_sentences):
         lowered = sentence.lower()
         if not _MAY_STATE.search(sentence, lowered=lowered):
@@ -442,7 +443,7 @@ def _defined_topic(full: str, text: str) -> tuple[str | None, str]:
     # pattern of words first backtracks through the whole text).
     topic, acronym = None, ""
     for short in _ACRONYM_IN_PARENTHESES.finditer(before):
-        preceding = []
+        preceding: list[str] = []
         for word in reversed(before[max(0, short.start() - 120) : short.start()].split()[-5:]):
             if not _TOPIC_WORD.fullmatch(word):
                 break
@@ -567,7 +568,7 @@ def derive_summary(text: str) -> str:
         short = _shorten(candidate, allow_ellipsis=False)
         if short and _balanced(short):
             return short
-    return _shorten(candidates[0])
+    return cast(str, _shorten(candidates[0]))  # with an ellipsis: never None
 
 
 _WE_EARLY = re.compile(r"^(?:\S+\s+){0,4}(?:we|our)\b", re.IGNORECASE)

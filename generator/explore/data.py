@@ -54,6 +54,7 @@ def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
     """Which of k regions each point falls in (Lloyd's algorithm from k-means++ seeds drawn
     with a fixed seed: the same papers make the same regions)."""
     rng = np.random.default_rng(0)
+    centres: list[np.ndarray] | np.ndarray  # a list, then one array
     centres = [points[rng.integers(len(points))]]
     nearest = ((points - centres[0]) ** 2).sum(axis=1)
     for _ in range(1, k):

@@ -26,6 +26,7 @@ from functools import cache
 from importlib import resources
 from itertools import repeat
 from operator import mul
+from typing import Any, cast
 
 from generator.language import lexicon
 
@@ -62,13 +63,13 @@ class Choices:
     words: frozenset[str] = frozenset()  # words abstracts commonly write in lower case
 
 
-def _linear(data: Mapping[str, object] | None) -> Linear:
+def _linear(data: Mapping[str, Any] | None) -> Linear:
     data = data or {}
     return Linear(float(data.get("bias", 0.0)), {str(k): float(v) for k, v in (data.get("weights") or {}).items()})
 
 
 def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt: str = "") -> Choices:
-    data = lexicon.load_yaml(choices_yml) or {}
+    data = cast("dict[str, Any]", lexicon.load_yaml(choices_yml) or {})
     return Choices(
         name=_linear(data.get("name")),
         name_threshold=float((data.get("name") or {}).get("threshold", 0.5)),

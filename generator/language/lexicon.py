@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
+from typing import Any, cast
 
 import yaml
 
@@ -22,7 +23,7 @@ def load_yaml(text: str) -> object:
 @cache
 def _lists() -> dict[str, list[str]]:
     text = resources.files("generator").joinpath("data").joinpath("lexicon.yml").read_text(encoding="utf-8")
-    return {key: [str(word) for word in words] for key, words in load_yaml(text).items()}
+    return {key: [str(word) for word in words] for key, words in cast("dict[str, list[Any]]", load_yaml(text)).items()}
 
 
 def words(name: str) -> frozenset[str]:

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -64,7 +64,10 @@ def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Pap
     banned = frozenset(name for name in named if document_frequency[name] >= COMMON_NAME_PAPERS)
     if not banned:
         return papers
-    return [made(kept, "retitle", p, banned, lambda p=p: retitle(p, banned)) if p.name in banned else p for p in papers]
+    return [
+        made(kept, "retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned))) if p.name in banned else p
+        for p in papers
+    ]
 
 
 def unique_slugs(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
@@ -170,7 +173,9 @@ def add_keyphrases(
         since = (n, id(model), counted.since) if counted is not None and counted.changed is not None else None
         last = [kept.find("scored keyphrases", p) for p in papers]
         fresh = [
-            was is None or was[0] != since or not counted.changed.isdisjoint(_candidate_keys(p.candidate_phrases))
+            was is None
+            or was[0] != since
+            or not cast("set[str]", cast("Counted", counted).changed).isdisjoint(_candidate_keys(p.candidate_phrases))
             for p, was in zip(papers, last)
         ]
         missing = [i for i, again in enumerate(fresh) if again]
@@ -211,7 +216,7 @@ def _phrase_counts(papers: list[Paper], memo: Memo | None) -> tuple[tuple[Counte
         document_frequency = Counter(key for paper_candidates in candidates for key, _, _ in paper_candidates)
     counted = None
     if memo is not None:
-        counted = Counted(object(), last[2] if changed is not None else None, changed)
+        counted = Counted(object(), cast("tuple", last)[2] if changed is not None else None, changed)
         memo.put(("phrase counts",), (candidates, document_frequency, counted.version))
     return (document_frequency, max(3, int(0.05 * len(papers))), len(papers)), counted
 
@@ -372,7 +377,7 @@ def add_related(
     if kept is None:
         sides = [side(p, used) for p, used in zip(papers, names)]
     else:
-        sides = [kept.get("side", p, lambda p=p, used=used: side(p, used)) for p, used in zip(papers, names)]
+        sides = [kept.get("side", p, cast("Callable[[], Any]", lambda p=p, used=used: side(p, used))) for p, used in zip(papers, names)]
 
     def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
         return explain(sides, some, found.matrix, found.terms)
@@ -402,7 +407,7 @@ def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
     if kept is None:
         return [derive(p) for p in papers]
     kind = derive.__name__
-    return [kept.get(kind, p, lambda p=p: derive(p)) for p in papers]
+    return [kept.get(kind, p, cast("Callable[[], Any]", lambda p=p: derive(p))) for p in papers]
 
 
 def _link_topics(paper: Paper) -> frozenset[str]:
@@ -475,8 +480,8 @@ def mention_sites(papers: list[Paper]) -> list[tuple[int, str, int]]:
     introducers: dict[str, list[int]] = defaultdict(list)
     for index, paper in enumerate(papers):
         words = paper.name.split() if paper.name else []
-        if words and len(paper.name) >= 3 and paper.name not in GENERIC_ACRONYMS and any(looks_like_name(w) for w in words):
-            introducers[paper.name].append(index)
+        if words and len(cast(str, paper.name)) >= 3 and paper.name not in GENERIC_ACRONYMS and any(looks_like_name(w) for w in words):
+            introducers[cast(str, paper.name)].append(index)
     names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
     if not names:
         return []

@@ -176,7 +176,7 @@ def _not_written(docs_dir: Path, folder: str, files: Container[str]) -> list[str
     """What lies below docs_dir/folder (folders' own entries aside) that this run did not
     generate, as relative paths in the order of sorted Paths. Told by name from one scandir per
     folder (os.walk), not a Path and a stat per file: ~0.15 s of an edit at 4,200 papers."""
-    found = []
+    found: list[str] = []
     for root, _, names in os.walk(docs_dir / folder):
         prefix = Path(root).relative_to(docs_dir).as_posix()
         found.extend(relative for name in names if (relative := f"{prefix}/{name}") not in files)

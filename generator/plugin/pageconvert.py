@@ -31,8 +31,9 @@ import pickle
 import signal
 import sys
 import warnings
+from collections.abc import Sequence
 from functools import partial
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
@@ -72,7 +73,7 @@ class Converter:
             return None
         return cls(pages, config, files)
 
-    def __init__(self, pages: list[File], config: MkDocsConfig, files: Files):
+    def __init__(self, pages: Sequence[File], config: MkDocsConfig, files: Files):
         self._pages = pages
         self._files = files
         self._order = {file.src_uri: number for number, file in enumerate(pages)}
@@ -105,8 +106,8 @@ class Converter:
                 if number < self._positions[BACK]:
                     self._positions[FRONT] = max(self._positions[FRONT], number + 1)
                     return
-        page.read_source = partial(self._read_source, page, number)
-        page.render = partial(self._render, page, number)
+        page.read_source = partial(self._read_source, page, number)  # type: ignore[method-assign]
+        page.render = partial(self._render, page, number)  # type: ignore[method-assign]
 
     def close(self) -> None:
         """End the worker (done, or no longer wanted) and forget what it sent."""
@@ -133,7 +134,7 @@ class Converter:
         del page.render
         converted = self._results.pop(number, None)
         rendered = _linked(converted.rendered, files) if converted is not None else None
-        if rendered is None or files is not self._files or type(page) is not Page or page.markdown != converted.markdown:
+        if rendered is None or files is not self._files or type(page) is not Page or page.markdown != cast(Converted, converted).markdown:
             type(page).render(page, config, files)
             return
         for name, value in rendered.items():
@@ -232,7 +233,7 @@ class _Quiet:
 
     def __init__(self) -> None:
         self.said = False
-        logging.Logger.handle = self._note  # called for every record a logger lets through
+        logging.Logger.handle = self._note  # type: ignore[method-assign]  # called for every record a logger lets through
         warnings.showwarning = self._note
         sys.stdout = sys.stderr = self
 

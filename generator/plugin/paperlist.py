@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
+from typing import cast
 
 import markdown
 from markdown.blockprocessors import BlockProcessor
@@ -92,13 +93,13 @@ class PaperListProcessor(BlockProcessor):
             return False
         if self._converter is None:
             self._converter = _Converter.of(*self.extensions())
-        converted = [self._converter.item(item, match.group(2)) for item, match in zip(items, matches)]
+        converted = [self._converter.item(item, match.group(2)) for item, match in zip(items, cast("list[re.Match[str]]", matches))]
         if None in converted:
             return False
         blocks.pop(0)
         stash = self.parser.md.htmlStash.store
         listing = etree.SubElement(parent, "ul")
-        for href, title, rest in converted:
+        for href, title, rest in cast("list[tuple[str, str, str]]", converted):
             link = etree.SubElement(etree.SubElement(listing, "li"), "a", {"href": href})
             link.text = AtomicString(stash(title))
             link.tail = AtomicString(stash(rest))
@@ -135,5 +136,5 @@ class _Converter:
         if len(self.memo) >= MEMO_LIMIT:
             self.memo.clear()
         # The target as written, so that the link's <a> is what Python-Markdown would make of it.
-        self.memo[item] = match.groups() if match and match.group(1) == href else None
+        self.memo[item] = cast("tuple[str, str, str]", match.groups()) if match and match.group(1) == href else None
         return self.memo[item]

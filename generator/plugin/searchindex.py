@@ -1,46 +1,24 @@
 """The search index: Pagefind's chunked index of the built site, in <site>/pagefind/.
 
-Material's search plugin writes one index of every page that each reader downloads before
-the first result (14.6 MB, 4.3 MB gzipped, at 4,200 papers). Pagefind splits its index into
-chunks by word and keeps each page's excerpt in its own fragment, so a search fetches only
-what it needs. The binary comes with the `pagefind[bin]` package; it runs offline.
+A reader's first search fetches only the chunks of its words and the excerpts it shows, where
+Material's search plugin sends one index of every page. The binary comes with the
+`pagefind[bin]` package and runs offline. What is indexed is marked in the templates
+(plugin/theme/paper.html, main.html: `data-pagefind-*`); the browser side is
+plugin/theme/assets/javascripts/search.js.
 
-What is indexed is marked in the templates: paper pages' title, summary, tags, key phrases
-and abstract (theme/paper.html), other pages' content inside .search-scope
-(theme/main.html) minus the lists and tables of papers left out below. The browser side
-is theme/assets/javascripts/search.js.
+- A one-off build streams each page to a Pagefind service process as MkDocs renders it
+  (`Stream`), so indexing runs on the other core; pages MkDocs wrote without passing them on
+  are read from the site folder, and if a written page differs from what was streamed the
+  folder is indexed whole instead.
+- Otherwise (`build`), and under `mkdocs serve` in a background thread after each build, the
+  site folder is indexed; the new index replaces the old one in one move. The plugin keeps one
+  Indexer for the life of the server.
+- A site of more than PART_PAGES pages is indexed in parts (each page by a hash of its path),
+  one service process each, written one after another: Pagefind needs about four times what it
+  indexed to write the bundle. The first part is pagefind/, the others pagefind/part-N/, listed
+  in pagefind/parts.json and merged when searching.
 
-A one-off build streams each page to a Pagefind service process as MkDocs renders it
-(`Stream`): Pagefind indexes on the other core meanwhile, and after the build only writes the
-bundle (at 4,200 papers the CLI run after the build took 6.8 s of a 48 s build). Pagefind's
-own Python API waits 0.1 s per page for its answer (pagefind 1.5), so the few messages of its
-service protocol are spoken here. Pages MkDocs wrote without passing them on (404.html) are
-read from the site folder; if any written page differs from what was streamed (a later
-plugin changed it), the site folder is indexed as a whole instead.
-
-Pagefind holds what it indexed in memory until it writes the bundle, and writing takes about
-four times that: 1.5 GB at 12,000 papers (15,900 pages), whatever HTML it was sent (only the
-indexed regions: the same peak). So a site of more than PART_PAGES pages is indexed in parts,
-each page by a hash of its path, each part by its own service process; the parts are written
-one after another (at 12,000 papers three parts of ~5,300 pages: ~0.6 GB each). The first part
-is the bundle in pagefind/, the others are merged into it when searching (Pagefind's
-mergeIndex, see search.js) from pagefind/part-N/, as pagefind/parts.json lists them. A
-part scores its pages by its own word statistics: the same pages match, but results that
-nearly tie may come in another order than from one index (at 4,200 papers forced into three
-parts, 15 queries: the same count for 14, the same first result for 9).
-
-Otherwise the whole site folder is indexed after every build (`build`): each page read from the
-folder and its indexed region sent to a service, in the same parts as a streamed build (the
-same bundle layout), one part after another so that only one Pagefind process runs at a time
-(12,000 papers: 587 MiB at most, where the CLI indexing the folder in one process took 1,581
-MiB). Pages are added in the order the CLI walked the folder: a site in one part gets the
-CLI's bundle byte for byte. Under `mkdocs serve --dirty` the pages that were not rebuilt keep
-their HTML there, so the index stays whole; under `serve` it is built in a background thread
-(one at a time, the newest request last) so that the page reload after an edit does not wait
-for it, and a page removed while the folder is read is left out. The new index replaces the
-old one in one move.
-The plugin keeps one Indexer for the life of `mkdocs serve` (MkDocs keeps a plugin that has
-`on_startup` across rebuilds), so the thread outlives the build that started it.
+Figures and the alternatives measured: decision 0004.
 """
 
 from __future__ import annotations
@@ -57,8 +35,12 @@ import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, cast
 
 from mkdocs.exceptions import PluginError
+
+if TYPE_CHECKING:
+    import io
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
 
@@ -303,7 +285,7 @@ class _Service:
         return answer
 
     def _write(self) -> None:
-        stdin = self._process.stdin
+        stdin = cast("IO[bytes]", self._process.stdin)  # stdin=PIPE: never None
         while (message := self._outbox.get()) is not None:
             try:
                 stdin.write(message)
@@ -317,7 +299,7 @@ class _Service:
 
     def _read(self) -> None:
         buffered = b""
-        stdout = self._process.stdout
+        stdout = cast("io.BufferedReader", self._process.stdout)  # stdout=PIPE, buffered: never None
         while chunk := stdout.read1(1 << 16):
             buffered += chunk
             *messages, buffered = buffered.split(b",")

@@ -3,123 +3,16 @@
     python -m generator.quality.evaluate CORPUS.jsonl [...] [--json OUT.json] [--limit N]
                                  [--related K] [--seed S] [--examples N]
 
-Each corpus file holds records with a real title (and maybe author keywords, a
-primary area, a TL;DR). The evaluator reads it with `sources.read_file`, merges
-repeated abstracts into one paper as the site does (`pipeline.merge_duplicates`), hides
-title, keywords, primary_area and tldr (`dataclasses.replace(record, title=None,
-keywords=(), primary_area=None, tldr=None)`), runs the real stages
-(`enrich.enrich` on each record, then `link.link(papers, related_count=K)`,
-K = 5) and compares the derived fields with the hidden real ones. It prints one
-table per corpus and, with --json, writes every metric to a file. Nothing here
-changes what the site shows; it measures it.
+Each corpus file holds records with a real title (and maybe author keywords, a primary area,
+a TL;DR). The evaluator reads it as the site does (`sources.readers.read_file`, repeated
+abstracts merged by `pipeline.merge_duplicates`), hides title, keywords, primary_area and tldr,
+runs the real stages (`enrich.paper.enrich`, then `link.corpus.link` with K related papers)
+and compares the derived fields with the hidden ones: titles and names, keywords and tag
+health, summaries, related papers (area agreement, keyword lift and its ceiling, plain
+agreement, reason quality, hubs) and time. It prints one table per corpus and, with --json,
+writes every metric to a file. Nothing here changes what the site shows.
 
-Metric definitions (shares are in [0, 1]; a mean over an empty set is reported
-as "n/a" / null):
-
-Shared normalisations
-    fold          `textutil.fold`: lower case, accents off, hyphens and slashes as
-                  spaces, punctuation other than "." and "+" as spaces.
-    name tokens   fold(s).split() with "." stripped from both ends of each token.
-                  "MM1.5" -> [mm1.5]; "LaVA-Man" -> [lava, man].
-    term tokens   name tokens passed through `textutil.singular` (every word, not
-                  only the last as in `normalise_term`, so a keyword also meets
-                  running text: "language models are" contains "language model").
-    contains      a token sequence contains another when the second occurs in it as
-                  a contiguous run of whole tokens.
-
-Titles
-    real name     the name a real title carries: the text before the first ":" when
-                  it is one token ("BEARCUBS: A benchmark ..." -> BEARCUBS, a
-                  "colon name"); otherwise the first title word (stripped of
-                  surrounding punctuation) for which `names.looks_like_name` holds
-                  (CamelCase, digits, all caps, not a generic acronym such as LLM:
-                  "AndroidWorld", "LLaRA"); otherwise none ("Attention is all you
-                  need"). Words in the title other than a colon name are often
-                  models the paper uses, not introduces (GPT-4), so both are shown.
-    name recall   among papers whose real title carries a name, the share whose
-                  derived title contains it (name tokens). Given for colon names
-                  and for any name.
-    named share   share of real titles with a colon name; share of derived titles
-                  led by a name (the text before the first ": " is one token).
-    name precision  among derived titles led by a name, the share whose name the
-                  real title contains (name tokens), or, when the real title has no
-                  colon name, whose spelled-out expansion (the acronym's long form
-                  found in the abstract) it contains as term tokens (`name_hit`):
-                  "VBLL: Variational Bayesian Last Layer" is a hit for the real
-                  "Variational Bayesian Last Layers".
-    ROUGE-1 F1    tokens: re.findall(r"[^\\W_]+", title.lower()) minus scikit-learn's
-                  ENGLISH_STOP_WORDS, as multisets. overlap = sum of min counts;
-                  P = overlap/|derived|, R = overlap/|real|, F1 = 2PR/(P+R), and 0
-                  when the overlap is 0 or either side is empty. Mean over papers.
-    title words   mean number of whitespace-separated words, derived and real.
-    defect rate   share of derived titles with any defect of the sanity gate
-                  (`titlegate.title_defects`: markup, split word, dangling end,
-                  sentence or first person, name repeated, too short, too long,
-                  unbalanced); also the count of each kind.
-
-Keywords (only when the corpus has author keywords: at least half of the records
-carry keywords and at most half of all keywords look like "Area: label" or "Area: ABBR: label"
-area labels, as IJCAI's do; colm2025, corl2025 and iclr2018 qualify, ijcai2024
-and iclr2024 do not)
-    reachable     a keyword whose term tokens are contained in the term tokens of
-                  the abstract's plain text (`Paper.text`). Share of all keywords.
-    exact recall  among reachable keywords, the share matched by a derived term
-                  (the paper's tags after `link`, and its keyphrases): term tokens
-                  equal, or term tokens of `tagging.normalise_keyword(keyword)`
-                  equal to those of a derived tag.
-    lenient recall  as exact, or the keyword's term tokens contain a derived
-                  term's, or are contained in them.
-    tag precision (lenient)  among all derived tags of papers with keywords, the
-                  share that leniently match one of the paper's author keywords
-                  (reachable or not). Authors give 3-5 keywords and we give up to 8
-                  tags, so this is low by construction; watch its direction.
-
-Tag health (on the tags after `link`, compared as exact strings)
-    mean / min tags per paper; share of papers with 3-8 tags; distinct tags;
-    mean papers per tag (tag assignments / distinct tags); share of tags used by
-    one paper only; the largest tag's share of papers (and its name); the share
-    of papers carrying each of the five commonest tags.
-
-Summary (derived; the TL;DR is hidden)
-    one sentence  share of summaries for which `textutil.sentences` finds one
-                  sentence, that are at most 250 characters, and that end with
-                  ".", "!" or "?" ("…" for a cut sentence does not count).
-    names contribution  share of summaries that contain, case-insensitively, the
-                  word "we", the word "our", "this paper" or "this work", or (case-
-                  sensitively) the paper's derived name (`Paper.name`).
-    TL;DR ROUGE-1 F1  when records have a real tldr: ROUGE-1 F1 (as for titles) of
-                  summary against tldr, mean over papers with one.
-
-Related papers (K = --related, default 5)
-    random baseline  for every paper, K other papers drawn with
-                  random.Random(seed) (seed 0 unless --seed), in corpus order.
-    area agreement@K  when some records have a primary_area: for each paper with
-                  one, the share of its related papers (those with a primary_area;
-                  papers without are left out) whose primary_area equals its own;
-                  mean over papers. Also for the random papers.
-    keyword overlap  when most records carry keywords (author keywords or area
-                  labels): Jaccard of the sets {normalise_term(k)} of two papers'
-                  keywords, mean over (paper, related paper) pairs where both have
-                  keywords; the same over (paper, random paper) pairs; lift =
-                  related / random.
-    lift ceiling  the lift of the best lists the keywords allow: each paper's K
-                  papers of highest keyword Jaccard (ties by corpus order), under
-                  the same limit of recommendations per paper (`similar.assign`).
-                  What no method can exceed: on a corpus whose keywords come from
-                  a short fixed list (iclr2017) random pairs already share many.
-    plain agreement  for each paper, the share of its related papers that are among
-                  its K nearest by plain TF-IDF cosine (`similar.plain_top`: no
-                  smoothing, no cap); mean over papers. A guard: a method far from
-                  plain TF-IDF must win clearly on the other measures to be kept.
-    reason quality  share of all reasons on related links that are a tag or key
-                  phrase of either paper, their area, a name (either paper's, or one that
-                  `names.looks_like_name` accepts) or a phrase of two or more words.
-    hubs          how often the most recommended paper appears in related lists
-                  (and its real title); share of papers in no related list.
-
-Time
-    seconds to enrich all records, to link them, and in total; milliseconds per
-    paper. Reading the file and scoring are not counted.
+Every metric is defined in docs/dev/evaluation.md.
 """
 
 from __future__ import annotations
@@ -133,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 import click
 import numpy as np
@@ -220,7 +114,7 @@ def name_hit(name: str, expansion: str | None, real: str) -> bool:
     if title_contains_name(real, name):
         return True
     real_name = real_title_name(real)
-    return bool(expansion) and not (real_name and real_name.colon) and contains(term_tokens(real), term_tokens(expansion))
+    return bool(expansion) and not (real_name and real_name.colon) and contains(term_tokens(real), term_tokens(cast(str, expansion)))
 
 
 def rouge_tokens(text: str) -> list[str]:
@@ -640,7 +534,7 @@ def format_value(metric: Metric) -> str:
         return f"{value:.1f} ms"
     if metric.kind == "ratio":
         return f"{value:.2f}x"
-    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+    return f"{value:.3f}" if cast(float, value) < 10 else f"{value:.1f}"
 
 
 def format_table(result: CorpusResult) -> str:

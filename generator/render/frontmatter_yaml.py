@@ -13,11 +13,13 @@ document go through PyYAML, so the bytes never differ.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import yaml
 
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when available
-_OPTIONS = dict(Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=1000)
+_OPTIONS: dict[str, Any] = dict(Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=1000)
 _WIDTH = 1000
 _MARGIN = 20  # columns kept free of the wrap width: lines that long go through PyYAML
 _LONGEST = _WIDTH - _MARGIN - 2  # the longest key and value on one line (after the pad and ": " or "- ")
@@ -53,8 +55,8 @@ def dump(metadata: dict) -> str:
 # None: not written on one line.
 _strings: dict[str, str | None] = {}
 _keys: dict[str, str] = {}
-_numbers: dict[tuple[type, object], str | None] = {}  # and of numbers, booleans and None
-_NOT_SEEN = object()
+_numbers: dict[tuple[type, object] | None, str | None] = {}  # and of numbers, booleans and None
+_NOT_SEEN: Any = object()
 
 
 def _mapping(mapping: dict, pad: str, lines: list[str]) -> None:
@@ -101,6 +103,7 @@ def _sequence(items: list, pad: str, lines: list[str]) -> None:
 
 
 def _key(key: object) -> str:
+    text: str | None
     if type(key) is str and len(key.encode()) <= 128 and _plain(key):  # longer keys are written '? key'
         text = key
     else:
@@ -134,6 +137,7 @@ def _single_quoted(value: str) -> str | None:
 def _scalar(value: object, column: int) -> str:
     """A value other than a string or a non-empty list or dict (the callers write those),
     written after `column` columns."""
+    text: str | None
     if type(value) is dict or type(value) is list:  # empty here
         text = "{}" if type(value) is dict else "[]"
     elif type(value) is int:
@@ -177,7 +181,7 @@ def _plain(text: str) -> bool:
 _remembered: dict[tuple, str | None] = {}
 
 
-def _asked(key: tuple, dumped, affix: str, prefix: bool) -> str | None:
+def _asked(key: tuple, dumped: Callable[[], str], affix: str, prefix: bool) -> str | None:
     """A scalar as PyYAML writes it on one line (None when it takes more), remembered."""
     if key in _remembered:
         return _remembered[key]

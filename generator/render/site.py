@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any, cast
 
 import jinja2
 from markupsafe import Markup
@@ -25,7 +26,7 @@ from generator.link.corpus import MAX_MENTIONED_BY, GlossaryEntry
 from generator.model import Paper
 from generator.render.frontmatter_yaml import dump as front_matter
 from generator.runtime.background_writer import Writer
-from generator.runtime.session import Session
+from generator.runtime.session import Kept, Session
 from generator.sources.markup import escape_block_start, escape_markdown, link_names
 
 MIN_PAPERS_PER_TAG_PAGE = 2
@@ -300,20 +301,20 @@ def render_site(
     elif memo is None:
         records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
         encoded = [_encoded(r) for r in records]
-        files.update(_paper_pages(papers, encoded, records.__getitem__, remembered))
+        files.update(_paper_pages(papers, encoded, records.__getitem__, cast(RenderedPages, remembered)))
     else:
         # Only the JSON is remembered, by the paper object and the slugs paper_record reads: a
         # record is ~30 objects the cycle collector would walk on every full collection. The few
         # pages rendered again build theirs.
-        def remembered_json(paper: Paper) -> str:
+        def remembered_json(paper: Paper) -> bytes:
             where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
-            return kept.made("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
+            return cast(Kept, kept).made("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
 
         def record_of(i: int) -> dict:
             return paper_record(papers[i], slugs)
 
         encoded = [remembered_json(p) for p in papers]
-        files.update(_paper_pages(papers, encoded, record_of, remembered))
+        files.update(_paper_pages(papers, encoded, record_of, cast(RenderedPages, remembered)))
 
     if not listed:
         files.update(listing_files(papers, glossary, updated, site_url, once, groups))
@@ -445,7 +446,7 @@ def listing_files(
         )
 
     by_id = {p.id: p for p in papers}
-    entries = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
+    entries: list[dict[str, Any]] = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
     # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
     shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
     files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))

@@ -12,6 +12,7 @@ import struct
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 from generator.errors import InputError
 from generator.output.files import WriteResult, as_bytes, made_folders, remove_stale, write_file
@@ -92,7 +93,7 @@ class Writer:
     def abandon(self) -> None:
         """The run failed: the writer stops at the end of what it was sent, removing nothing."""
         self._close_pipe()
-        for later in [*self._elsewhere, self._process]:
+        for later in cast("list[Later[Any]]", [*self._elsewhere, self._process]):
             try:
                 later.result()
             except BaseException:  # the run's own error is the one raised (a child's Ctrl-C too)

@@ -16,12 +16,23 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from generator.errors import InputError
 
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult, Pool
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+class _Sliceable(Protocol):  # what halves splits: a sequence or a NumPy array
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: slice, /) -> Any: ...
+
+
+Items = TypeVar("Items", bound=_Sliceable)
 
 MIN_ITEMS = 400  # below this, starting workers costs more than it saves
 WATCH_SECONDS = 0.5  # how often a Feed waiting for a batch checks that its workers live
@@ -70,7 +81,7 @@ class Feed(Generic[Item, Result]):
         self._function = function
         self._waiting: list[Item] = []
         self._sent: list = []  # each sent batch's AsyncResult, in order
-        self._pool = None
+        self._pool: Pool | None = None
         self.count = 0
         self._forks = forks()
 
@@ -90,7 +101,7 @@ class Feed(Generic[Item, Result]):
             del self._waiting[: len(self._waiting) // BATCH * BATCH]
 
     def _send(self, batch: list[Item]) -> None:
-        self._sent.append(self._pool.apply_async(_run_fed, (batch,)))
+        self._sent.append(cast("Pool", self._pool).apply_async(_run_fed, (batch,)))  # sent only once the pool started
 
     def results(self) -> Iterator[Result]:
         """function's results for every item put, in order; once all are put."""
@@ -105,7 +116,7 @@ class Feed(Generic[Item, Result]):
         for sent in self._sent:
             yield from self._outcome(sent)
 
-    def _outcome(self, sent) -> list[Result]:
+    def _outcome(self, sent: AsyncResult[list[Result]]) -> list[Result]:
         """A batch's results, once there. A worker that was killed (out of memory, a signal)
         takes its batch with it, and the pool would wait for that batch forever."""
         while not sent.ready():
@@ -125,11 +136,11 @@ class Feed(Generic[Item, Result]):
             _job = None
 
 
-def _run_fed(batch: list):
-    return _job[0](batch)
+def _run_fed(batch: list) -> Any:
+    return cast("tuple[Callable, Sequence]", _job)[0](batch)  # set before the workers forked
 
 
-def halves(function: Callable[[Sequence[Item]], Result], items: Sequence[Item]) -> list[Result]:
+def halves(function: Callable[[Items], Result], items: Items) -> list[Result]:
     """[function(first half of items), function(second half)], the second half in a forked
     process meanwhile (`Later`); [function(items)] when there are too few items to pay."""
     if len(items) < MIN_ITEMS:
@@ -147,7 +158,7 @@ class Later(Generic[Result]):
     def __init__(self, function: Callable[[], Result]):
         self._pid = 0
         if not forks():
-            self._outcome = (True, function())
+            self._outcome: tuple[bool, Any] = (True, function())  # (False, the error raised) when it failed
             return
         read, write = os.pipe()
         pid = os.fork()

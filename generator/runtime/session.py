@@ -99,7 +99,7 @@ class Session:
 
     files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (generator.sources.readers)
     papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
-    pages: dict[tuple[str, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render.site)
+    pages: dict[tuple[bytes, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render.site)
     keyphrases: Memo = field(default_factory=Memo)  # the candidate phrases' document frequencies (generator.link.corpus)
     reasons: Memo = field(default_factory=Memo)  # why two papers are related, each document's words (generator.link.corpus, .similar)
     renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render.site)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from generator.language import learned
 from generator.language.textutil import collapse_space
@@ -202,7 +204,9 @@ def _resolve_macros(text: str) -> str:
     for _ in range(3 if "\\" in text else 0):  # nested macros resolve from the inside out
         before = text
         for pattern, open_mark, close_mark in _STYLE_MACROS:
-            text = pattern.sub(lambda m, o=open_mark, c=close_mark: f"{o}{m.group(1) or m.group(2) or ''}{c}", text)
+            text = pattern.sub(
+                cast("Callable[[re.Match[str]], str]", lambda m, o=open_mark, c=close_mark: f"{o}{m.group(1) or m.group(2) or ''}{c}"), text
+            )
         if text == before:
             break
     if "\\" in text:
@@ -270,7 +274,12 @@ def _balanced_styles(text: str) -> str:
             continue
         text = re.sub(
             f"{open_mark}(\\s*)([^{open_mark}{close_mark}]*?)(\\s*){close_mark}",
-            lambda m, o=open_mark, c=close_mark: f"{m.group(1)}{o}{m.group(2)}{c}{m.group(3)}" if m.group(2) else m.group(1) + m.group(3),
+            cast(
+                "Callable[[re.Match[str]], str]",
+                lambda m, o=open_mark, c=close_mark: (
+                    f"{m.group(1)}{o}{m.group(2)}{c}{m.group(3)}" if m.group(2) else m.group(1) + m.group(3)
+                ),
+            ),
             text,
         )
     return text

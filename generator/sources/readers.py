@@ -100,6 +100,7 @@ def read_text(path: Path, text: str, report: Report) -> Iterator[Record]:
 
 def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
     """(first line number, paragraph text) for each run of non-blank lines."""
+    lines: list[str]
     start, lines = 0, []
     for number, line in enumerate(_CONTROL.sub("", text).split("\n"), start=1):
         if _BLANK.match(line):

