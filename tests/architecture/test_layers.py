@@ -8,7 +8,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-from conftest import ROOT
+from helpers import ROOT
 
 PACKAGE = ROOT / "generator"
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import frontmatter
 import pytest
-from conftest import MKDOCS, ROOT
-from test_browser import CHROMIUM, IN_CI, launch_chromium, search, sync_api
 
+from browsing import CHROMIUM, IN_CI, search, sync_api
 from generator.cli import stage_docs
+from helpers import MKDOCS, ROOT
 
 pytestmark = [
     pytest.mark.browser,
@@ -41,6 +41,7 @@ def free_port() -> int:
 def copy_project(target: Path) -> Path:
     """The project's site sources in `target`; returns the copied mkdocs.yml."""
     shutil.copytree(ROOT / "seeds", target / "seeds")
+    shutil.copytree(ROOT / "overrides", target / "overrides")
     (target / "docs").mkdir()
     stage_docs(ROOT / "docs", target / "docs")  # hand-written pages only
     return Path(shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml"))
@@ -143,41 +144,39 @@ def find(browser, base: str, query: str, timeout: float = 30) -> list[str]:
         page.close()
 
 
-def test_editing_an_abstract_updates_the_open_page_without_a_manual_reload(served_project):
+def test_editing_an_abstract_updates_the_open_page_without_a_manual_reload(served_project, browser):
     project, base, log = served_project
     page_file = next((project / "docs" / "papers").glob("patchsae-*.md"))
     paper = frontmatter.load(page_file).metadata
     assert seeds_file(project, paper).resolve().is_relative_to(project.resolve()), "the server must read the copy"
-    with sync_api.sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = browser.new_page()
-            page.goto(base + paper["url"])
-            abstract = page.locator(".paper-abstract")
-            sync_api.expect(abstract).to_contain_text("PatchSAE")
-            assert SENTENCE not in abstract.inner_text()
-            assert find(browser, base, "PatchSAE") == ["/" + paper["url"]]
-            indexed_before = pages_indexed(page, base)
-            assert indexed_before > 38
+    page = browser.new_page()
+    try:
+        page.goto(base + paper["url"])
+        abstract = page.locator(".paper-abstract")
+        sync_api.expect(abstract).to_contain_text("PatchSAE")
+        assert SENTENCE not in abstract.inner_text()
+        assert find(browser, base, "PatchSAE") == ["/" + paper["url"]]
+        indexed_before = pages_indexed(page, base)
+        assert indexed_before > 38
 
-            append_to_abstract(project, paper, SENTENCE)
-            # No page.reload(): mkdocs' live-reload script reloads the page after the rebuild.
-            sync_api.expect(abstract).to_contain_text(SENTENCE, timeout=30_000)
-            assert page.url == base + paper["url"]
-            # The dirty rebuild rendered a few pages; the search index, rebuilt in the background
-            # from the whole site folder, still holds every page and finds the new sentence.
-            deadline = time.monotonic() + 30
-            while (found := find(browser, base, "live-reload-7f3a")) != ["/" + paper["url"]] and time.monotonic() < deadline:
-                time.sleep(0.5)
-            assert found == ["/" + paper["url"]]
-            # Every page is still indexed (the edit may add one: a tag the longer abstract now earns).
-            assert pages_indexed(page, base) >= indexed_before
-            assert "error" not in log.read_text().lower() and "aborted" not in log.read_text().lower()
-        except AssertionError:
-            print(log.read_text()[-3000:])
-            raise
-        finally:
-            browser.close()
+        append_to_abstract(project, paper, SENTENCE)
+        # No page.reload(): mkdocs' live-reload script reloads the page after the rebuild.
+        sync_api.expect(abstract).to_contain_text(SENTENCE, timeout=30_000)
+        assert page.url == base + paper["url"]
+        # The dirty rebuild rendered a few pages; the search index, rebuilt in the background
+        # from the whole site folder, still holds every page and finds the new sentence.
+        deadline = time.monotonic() + 30
+        while (found := find(browser, base, "live-reload-7f3a")) != ["/" + paper["url"]] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert found == ["/" + paper["url"]]
+        # Every page is still indexed (the edit may add one: a tag the longer abstract now earns).
+        assert pages_indexed(page, base) >= indexed_before
+        assert "error" not in log.read_text().lower() and "aborted" not in log.read_text().lower()
+    except AssertionError:
+        print(log.read_text()[-3000:])
+        raise
+    finally:
+        page.close()
 
 
 def fetch(url: str) -> str:
@@ -211,7 +210,7 @@ def test_an_edit_builds_once_and_hand_written_pages_are_still_watched(served_pro
     wait_for_text(base + "about/", "Hand-written-edit 5d0e.")
 
 
-def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_part(tmp_path):
+def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_part(tmp_path, browser):
     """Under serve the site folder is indexed in the background: a site of more than
     `search_part_pages` pages in parts, as a one-off build has them (one Pagefind process of
     1.6 GB at 12,000 papers otherwise). The search box merges them, and an edit is found."""
@@ -236,8 +235,7 @@ def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_
         finally:
             page.close()
 
-    with mkdocs_serve(config, log) as base, sync_api.sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
+    with mkdocs_serve(config, log) as base:
         try:
             deadline = time.monotonic() + 60
             while not (parts := listed_parts(base)):
@@ -257,5 +255,3 @@ def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_
         except AssertionError:
             print(log.read_text()[-3000:])
             raise
-        finally:
-            browser.close()

@@ -5,8 +5,8 @@ or a corpus file of ../shared/corpus and the record's id, never the text itself:
 corpora are not copied into the project) with the real title beside what we derive. A
 change to a derivation shows here as a diff of named cases, not only as an average.
 
-    UPDATE_GOLDEN=1 pytest tests/test_golden.py   # accept the current derivations
-    python tests/test_golden.py --add N           # add N seeded random corpus cases
+    UPDATE_GOLDEN=1 pytest tests/enrich/test_golden.py   # accept the current derivations
+    python tests/enrich/test_golden.py --add N           # add N seeded random corpus cases
 """
 
 from __future__ import annotations
@@ -20,19 +20,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import CORPUS, ROOT
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
 from generator.enrich.paper import enrich
 from generator.enrich.titlegate import title_defects
 from generator.errors import Report
 from generator.sources.readers import read_file
+from helpers import CORPUS, ROOT
 
-GOLDEN = ROOT / "tests" / "golden" / "titles.yml"
+GOLDEN = ROOT / "tests" / "enrich" / "golden" / "titles.yml"
 HEADER = (
-    "# Golden cases for names, titles and summaries (tests/test_golden.py).\n"
+    "# Golden cases for names, titles and summaries (tests/enrich/test_golden.py).\n"
     "# source: seeds/FILE#RECORD or corpus/FILE#ID (read from ../shared/corpus, never copied here).\n"
-    "# Regenerate the derived fields with: UPDATE_GOLDEN=1 pytest tests/test_golden.py\n"
+    "# Regenerate the derived fields with: UPDATE_GOLDEN=1 pytest tests/enrich/test_golden.py\n"
 )
 
 

@@ -6,7 +6,6 @@ import re
 from functools import cache
 
 import pytest
-from conftest import SEEDS
 
 from generator.enrich.names import find_acronyms, looks_like_name
 from generator.enrich.paper import classify_link, enrich, paper_id, slugify
@@ -17,6 +16,7 @@ from generator.errors import Report
 from generator.language.textutil import gerund, sentences, title_case
 from generator.model import Origin, Record
 from generator.sources.readers import read_inputs
+from helpers import SEEDS
 
 
 @cache

@@ -14,7 +14,7 @@ from generator.enrich.paper import enrich
 from generator.enrich.tagging import vocabulary
 from generator.model import Origin, Record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tags_of(abstract: str) -> tuple[str, ...]:

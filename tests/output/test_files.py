@@ -8,9 +8,8 @@ import subprocess
 import sys
 import time
 
-from conftest import ROOT
-
 from generator.output.files import write_site
+from helpers import ROOT
 
 FILES = 120
 SIZE = 200_000

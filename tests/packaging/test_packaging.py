@@ -25,9 +25,10 @@ from importlib.metadata import packages_distributions, requires
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+
+from helpers import ROOT
 
 PACKAGE = ROOT / "generator"
 ONLY_FOR_EVALUATION = {"quality/evaluate.py"}  # its libraries come with the [eval] extra

@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+
+from helpers import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 # This repository's workflow and the one `abstracts-site new` gives every new site.

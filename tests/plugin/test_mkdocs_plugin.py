@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import mkdocs_build
+
+from helpers import mkdocs_build
 
 ABSTRACTS = "Example Papers\n\nWe propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines on $k$-hop tasks.\n\nWe introduce BetaBench, a benchmark for evaluating graph neural networks on molecules.\n"
 

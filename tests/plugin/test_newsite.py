@@ -7,7 +7,8 @@ import os
 
 import pytest
 import yaml
-from conftest import mkdocs_build, run_cli
+
+from helpers import mkdocs_build, run_cli
 
 
 def test_new_makes_a_site_that_builds_strictly(tmp_path):

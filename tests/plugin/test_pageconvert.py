@@ -14,13 +14,13 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEEDS
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
 from generator.plugin import pageconvert
+from helpers import ROOT, SEEDS
 
 BROKEN = "zz/broken.md"
 HOOKED = "zz/hooked.md"
@@ -42,7 +42,7 @@ def on_page_markdown(markdown, page, config, files):
 
 def site_folder(folder: Path, *, strict: bool = False, broken: bool = False) -> Path:
     (folder / "docs" / "zz").mkdir(parents=True)
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
     config = config.replace("strict: true", f"strict: {str(strict).lower()}").replace("inputs: [seeds]", f"inputs: [{SEEDS}]")
     (folder / "mkdocs.yml").write_text(config + "hooks:\n  - hooks.py\n", encoding="utf-8")
     (folder / "hooks.py").write_text(HOOKS, encoding="utf-8")

@@ -10,7 +10,6 @@ from types import SimpleNamespace
 
 import markdown
 import pytest
-from conftest import ROOT, SEEDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mkdocs.commands.build import build
@@ -20,6 +19,7 @@ from mkdocs.exceptions import Abort
 from generator.plugin import assets, paperlist
 from generator.render import site as render
 from generator.sources.markup import BOLD_CLOSE, BOLD_OPEN, ITALIC_CLOSE, ITALIC_OPEN
+from helpers import ROOT, SEEDS
 
 EXTENSIONS = [*assets.MARKDOWN_EXTENSIONS, "admonition", "pymdownx.superfences", "pymdownx.details"]
 CONFIGS = {name: dict(options) for name, options in assets.MARKDOWN_EXTENSIONS.items()}
@@ -126,7 +126,12 @@ def test_without_the_plugin_the_extension_changes_nothing(monkeypatch):
 
 def site_folder(folder: Path, *, broken: bool = False) -> Path:
     (folder / "docs" / "tags").mkdir(parents=True)
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("strict: true", "strict: false")
+    config = (
+        (ROOT / "mkdocs.yml")
+        .read_text(encoding="utf-8")
+        .replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
+        .replace("strict: true", "strict: false")
+    )
     (folder / "mkdocs.yml").write_text(config.replace("inputs: [seeds]", f"inputs: [{SEEDS}]"), encoding="utf-8")
     (folder / "docs" / "about.md").write_text("# About\n\nThe seeds.\n", encoding="utf-8")
     if broken:  # a hand-written page in the listings' shape, one of whose papers is missing

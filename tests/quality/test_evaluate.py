@@ -34,8 +34,8 @@ from generator.quality.evaluate import (
     usable_reason,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
 
 def corpus(name: str) -> Path:

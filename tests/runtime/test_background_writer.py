@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SEEDS
 
 from generator.errors import InputError
 from generator.link import corpus as link
@@ -17,6 +16,7 @@ from generator.output.files import write_site
 from generator.pipeline import Settings, generate
 from generator.render import site as render
 from generator.runtime import parallel
+from helpers import SEEDS
 
 pytestmark = pytest.mark.skipif(not parallel.forks(), reason="the writer is a forked process (Linux, two cores)")
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import corpus_file
 
 from generator.pipeline import Settings, generate
 from generator.runtime.session import Session
+from helpers import corpus_file
 
 
 def generated(docs: Path) -> dict[str, bytes]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import SEEDS
 
 from generator.errors import Report
 from generator.explore import mapfile
@@ -15,6 +14,7 @@ from generator.link.corpus import link
 from generator.pipeline import RunCache, Settings, load
 from generator.runtime import map_process, parallel
 from generator.sources.readers import input_files
+from helpers import SEEDS
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import corpus_file
 
 from generator.errors import InputError
 from generator.link.corpus import glossary
 from generator.pipeline import Settings, generate
 from generator.render import site as render
 from generator.runtime import parallel
+from helpers import corpus_file
 
 
 def corpus_slice(tmp_path: Path, count: int) -> Path:

@@ -8,7 +8,8 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT, corpus_file
+
+from helpers import ROOT, corpus_file
 
 
 @pytest.mark.slow

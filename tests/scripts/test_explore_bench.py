@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+
+from helpers import ROOT
 
 pytest.importorskip("playwright.sync_api")
 

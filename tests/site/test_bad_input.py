@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import frontmatter
 import pytest
-from conftest import HOSTILE_URLS, Dom, run_cli
+from helpers import HOSTILE_URLS, Dom, run_cli
 from test_scale import PAGE_BUDGET
 
 from generator.errors import InputError

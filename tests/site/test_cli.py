@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, SEEDS, run_cli
+from helpers import ROOT, SEEDS, run_cli
 
 from generator.errors import InputError
 from generator.output.files import write_site

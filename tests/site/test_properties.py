@@ -17,7 +17,7 @@ from pathlib import Path
 
 import frontmatter
 import markdown
-from conftest import HOSTILE_URLS, Dom
+from helpers import HOSTILE_URLS, Dom
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

@@ -9,7 +9,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from conftest import corpus_file, run_cli
+from helpers import corpus_file, run_cli
 
 PAGE_BUDGET = 40_000  # bytes of a paper page's HTML, whatever the corpus and the record
 

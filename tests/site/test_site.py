@@ -10,7 +10,7 @@ from pathlib import Path
 
 import frontmatter
 import pytest
-from conftest import SEEDS, corpus_file, run_cli
+from helpers import SEEDS, corpus_file, run_cli
 
 from generator.errors import Report
 from generator.sources.markup import segments

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import markdown
 import pytest
-from conftest import Dom
 
 from generator.sources.markup import to_markdown, to_plain, trim_url, urls
+from helpers import Dom
 
 
 def render(abstract: str) -> str:

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, SEEDS, corpus_file
 
 from generator.errors import InputError, Report
 from generator.sources.readers import read_file, read_inputs
+from helpers import CORPUS, SEEDS, corpus_file
 
 ABSTRACT_A = "We propose Alpha, a method for testing readers. It works."
 ABSTRACT_B = "We study beta decay in neural networks. Results follow."
