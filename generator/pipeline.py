@@ -16,7 +16,7 @@ from generator.model import Paper, Record
 from generator.output.files import WriteResult, write_later, write_site
 from generator.runtime.background_writer import Writer
 from generator.runtime.heap import collector_paused
-from generator.runtime.parallel import forks, meanwhile, run_meanwhile
+from generator.runtime.parallel import Forking, forks, meanwhile, run_meanwhile
 from generator.runtime.runcache import RunCache, run_fingerprint
 from generator.runtime.session import Session
 from generator.sources.readers import input_files, records_as_read, shown_path
@@ -223,7 +223,7 @@ def generate(
             papers = link(
                 papers,
                 settings.related,
-                session,
+                session if session is not None else Forking(),  # the run context: what to reuse, where to fork
                 list_early if writer is not None else None,
                 run_cache.save_papers if writer is not None else None,
                 neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile

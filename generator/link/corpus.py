@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from generator.context import INLINE, Kept, Memo, Pending, RunContext, made
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
 from generator.enrich.tagevidence import tag_model
@@ -26,8 +27,6 @@ from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
 from generator.link.related.similar import Numbered, forget, neighbours, numbered, vectors
 from generator.model import Mention, Paper, Related, paper_with
-from generator.runtime.parallel import MIN_ITEMS, Later
-from generator.runtime.session import Kept, Memo, Session, made
 from generator.sources.markup import URL
 
 MAX_KEYPHRASES = 6
@@ -37,7 +36,7 @@ def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
     """paper_with(paper, **changes). Under `mkdocs serve` (`kept`), the very object the last run's
     `step` made from the same paper object with equal changes: an unchanged paper stays the same
     object through every pass, and later passes and the rendering find what they derived from
-    it by identity (session.Kept)."""
+    it by identity (context.Kept)."""
     return made(kept, step, paper, changes, lambda: paper_with(paper, **changes))
 
 
@@ -147,18 +146,18 @@ def _central(tag: str, title: str) -> bool:
 
 def add_keyphrases(
     papers: list[Paper],
-    memo: Memo | None = None,
-    kept: Kept | None = None,
+    context: RunContext = INLINE,
     ahead: tuple[int, Callable[[], list]] | None = None,
     counts: tuple[Counter[str], int, int] | None = None,
 ) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
-    With a `memo` and `kept` (mkdocs serve), the counts are updated from the last run's, and a
-    paper is scored again only when it changed, or the collection's size or the document
+    With a `context` that remembers (mkdocs serve), the counts are updated from the last run's,
+    and a paper is scored again only when it changed, or the collection's size or the document
     frequency of one of its candidates did.
     `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere;
     `counts`: phrase_counts(papers) when worked out already."""
+    memo, kept = context.memo("keyphrases"), context.kept
     (document_frequency, max_df, n), counted = (counts, None) if counts is not None else _phrase_counts(papers, memo)
     model = phrase_model()
     if kept is None:
@@ -350,23 +349,23 @@ def _document_head(paper: Paper) -> str:
 def add_related(
     papers: list[Paper],
     count: int,
-    memo: Memo | None = None,
-    kept: Kept | None = None,
+    context: RunContext = INLINE,
     names: list[dict[str, str]] | None = None,
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
-    With a `memo` (mkdocs serve), reasons are worked out again only for pairs whose papers or
-    TF-IDF rows changed since the last run, and words only in documents that changed.
+    With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
+    whose papers or TF-IDF rows changed since the last run, and words only in documents that changed.
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
     with, when worked out already (`_from_texts`). `neighbours_found(papers, lists)` is called
     once each paper's related papers are known (indices, cosines), before their reasons."""
     if len(papers) < 2 or count <= 0:
         return papers
+    memo, kept = context.memo("reasons"), context.kept
     documents = _per_paper(document, papers, kept)
     vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
-    found = neighbours(documents, [p.area for p in papers], count, memo, _per_paper(_link_topics, papers, kept), kept)
+    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists)
     forget()  # the reasons below read `found` only
@@ -525,43 +524,44 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 def link(
     papers: list[Paper],
     related_count: int,
-    session: Session | None = None,
+    context: RunContext = INLINE,
     titled: Callable[[list[Paper]], None] | None = None,
     waiting: Callable[[], None] | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
 ) -> list[Paper]:
-    """`session` (mkdocs serve): what the last runs worked out, reused where its inputs are the same.
+    """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
+    reused where its inputs are the same, and where work may run aside (generator.context).
     `titled(papers)` is called once the papers are all linking makes them but for their related
     papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
-    is called where this process would wait for a forked one (if ever); `neighbours_found`: see
-    add_related."""
-    kept = session.kept if session is not None else None
+    is called where this process would wait for work run aside (if ever); `neighbours_found`:
+    see add_related."""
+    kept = context.kept
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
-    # What only the abstracts decide (names they mention and use, the words their documents
-    # begin with) in a forked process while key phrases are scored here (~0.6 s of 2.2 at
-    # 4,200 papers), and the key phrases of the last papers, so that both take about as long.
-    # Under `mkdocs serve` `kept` has most of it already; small sets go inline.
-    if kept is None and len(papers) >= MIN_ITEMS:
+    if kept is None:
+        # What only the abstracts decide (names they mention and use, the words their documents
+        # begin with) aside, while key phrases are scored here, with the key phrases of the last
+        # papers, so that both take about as long (decision 0007). Under `mkdocs serve` `kept`
+        # has most of it already.
         cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
-        counts = phrase_counts(papers)  # before the fork, which would count them again (0.1 s)
-        texts = Later(partial(_from_texts, papers, cut, counts))
-        papers = add_keyphrases(papers, ahead=(cut, lambda: _waited(texts, waiting)[3]), counts=counts)
+        counts = phrase_counts(papers)  # before the work aside, which would count them again
+        texts = context.aside(partial(_from_texts, papers, cut, counts), items=len(papers))
+        papers = add_keyphrases(papers, context, ahead=(cut, lambda: _waited(texts, waiting)[3]), counts=counts)
         sites, names, heads, _ = texts.result()
         papers = unique_titles(papers)
     else:
-        papers = add_keyphrases(papers, session.keyphrases if session is not None else None, kept)
+        papers = add_keyphrases(papers, context)
         papers = unique_titles(papers, kept)
         sites, names, heads = None, None, None
     papers = add_mentions(papers, kept, sites)
     if titled is not None:
         titled(papers)
-    return add_related(papers, related_count, session.reasons if session is not None else None, kept, names, heads, neighbours_found)
+    return add_related(papers, related_count, context, names, heads, neighbours_found)
 
 
-def _waited(later: Later, waiting: Callable[[], None] | None):
-    """later.result(), after waiting() when the forked process is still at work."""
+def _waited(later: Pending, waiting: Callable[[], None] | None):
+    """later.result(), after waiting() when the work aside is still going on."""
     if waiting is not None and not later.done():
         waiting()
     return later.result()

@@ -43,6 +43,7 @@ from generator.link.corpus import document, link
 from generator.link.related.similar import CANDIDATES, assign, plain_top
 from generator.model import Paper, Record
 from generator.pipeline import merge_duplicates
+from generator.runtime.parallel import Forking
 from generator.sources.readers import read_file
 
 RELATED = 5
@@ -241,7 +242,7 @@ def derive(records: Sequence[Record], related: int = RELATED) -> tuple[list[Pape
     start = time.perf_counter()
     papers = [enrich(hide(r)) for r in records]
     enriched = time.perf_counter()
-    papers = link(papers, related_count=related)
+    papers = link(papers, related_count=related, context=Forking())  # as a one-off run forks
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "link": linked - enriched, "total": linked - start}
 

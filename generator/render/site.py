@@ -11,12 +11,13 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import jinja2
 from markupsafe import Markup
 
 from generator import __version__
+from generator.context import Kept, RunContext
 from generator.enrich.paper import slugify
 from generator.enrich.tagging import vocabulary
 from generator.explore.data import browse_data
@@ -25,8 +26,6 @@ from generator.layout import MARKER, SECTIONS
 from generator.link.corpus import MAX_MENTIONED_BY, GlossaryEntry
 from generator.model import Paper
 from generator.render.frontmatter_yaml import dump as front_matter
-from generator.runtime.background_writer import Writer
-from generator.runtime.session import Kept, Session
 from generator.sources.markup import escape_block_start, escape_markdown, link_names
 
 MIN_PAPERS_PER_TAG_PAGE = 2
@@ -210,7 +209,17 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
 # only the pages whose content changed. None for one-off builds: it would only cost memory
 # (~2x the pages' text).
 RenderedPages = dict[tuple[bytes, str], str]
-Files = dict[str, str | bytes] | Writer  # where render_site puts the files it makes (papers.json as bytes)
+
+
+class FileSink(Protocol):
+    """Where files go as they are made (a one-off run's runtime.background_writer.Writer)."""
+
+    def __setitem__(self, relative: str, text: str | bytes) -> None: ...
+
+    def update(self, files: dict[str, str]) -> None: ...
+
+
+Files = dict[str, str | bytes] | FileSink  # where render_site puts the files it makes (papers.json as bytes)
 
 
 def _paper_pages(papers: list[Paper], encoded: list[bytes], record_of: Callable[[int], dict], remembered: RenderedPages) -> dict[str, str]:
@@ -272,7 +281,7 @@ def render_site(
     site_title: str,
     updated: Mapping[str, str] | None = None,
     site_url: str | None = None,
-    remembered: RenderedPages | Session | None = None,
+    remembered: RenderedPages | RunContext | None = None,
     files: Files | None = None,
     listed: bool = False,
 ) -> Files:
@@ -280,12 +289,12 @@ def render_site(
     is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
     dates each collection's feed (abstracts carry no dates; NO_DATE where it names none);
     `site_url` makes their links absolute; paper pages in `remembered` (updated here) are
-    not rendered again, nor, with a whole Session, listing pages, feeds and the map layout
-    whose inputs did not change. `listed`: the listing files (see listing_files) were made
+    not rendered again, nor, with a run context that remembers (mkdocs serve), listing pages,
+    feeds and the map layout whose inputs did not change. `listed`: the listing files (see listing_files) were made
     already, elsewhere. The topic map's map.json is not among them: explore.mapfile makes it."""
-    memo = remembered.renders if isinstance(remembered, Session) else None
-    kept = remembered.kept if isinstance(remembered, Session) else None
-    if isinstance(remembered, Session):
+    memo = remembered.memo("renders") if isinstance(remembered, RunContext) else None
+    kept = remembered.kept if isinstance(remembered, RunContext) else None
+    if isinstance(remembered, RunContext):
         remembered = remembered.pages
 
     def once(key, compute):

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
+from generator.context import Pending, RunContext
 from generator.errors import InputError
 
 if TYPE_CHECKING:
@@ -209,3 +210,14 @@ class Later(Generic[Result]):
                 pass
             os.waitpid(pid, 0)
             os.close(self._read)
+
+
+class Forking(RunContext):
+    """A run context that runs work aside in forked processes where it pays: `aside` for
+    MIN_ITEMS items or more, `halves` as `halves` above."""
+
+    def aside(self, function: Callable[[], Result], items: int = 0) -> Pending[Result]:
+        return Later(function) if items >= MIN_ITEMS else super().aside(function, items)
+
+    def halves(self, function: Callable[[Any], Result], items: Any) -> list[Result]:
+        return halves(function, items)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.model import Paper, Record
+from generator.runtime.parallel import Forking
 
 
 class Memo:
@@ -87,15 +88,10 @@ class Kept:
             self._last, self._used = self._used, {}
 
 
-def made(kept: Kept | None, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any:
-    """make() in a one-off run; under `mkdocs serve` (`kept`), Kept.made: the last run's result
-    while `of` is the very same object and `inputs` compare equal."""
-    return make() if kept is None else kept.made(kind, of, inputs, make)
-
-
 @dataclass
-class Session:
-    """Kept by the plugin for the life of `mkdocs serve` and passed to every run."""
+class Session(Forking):
+    """Kept by the plugin for the life of `mkdocs serve` and passed to every run: the run context
+    (generator.context) that remembers what the last run derived."""
 
     files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (generator.sources.readers)
     papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
@@ -107,6 +103,9 @@ class Session:
         default_factory=dict
     )  # per file in docs/: the text the last run left, its size and mtime
     kept: Kept = field(default_factory=Kept)  # per unchanged paper object: what linking and rendering derived from it
+
+    def memo(self, store: str) -> Memo:
+        return {"files": self.files, "keyphrases": self.keyphrases, "reasons": self.reasons, "renders": self.renders}[store]
 
     def next_run(self) -> None:
         self.files.next_run()

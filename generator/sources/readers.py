@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from generator.context import Memo
 from generator.errors import InputError, Report
 from generator.language.textutil import collapse_space
 from generator.model import Origin, Record
-from generator.runtime.session import Memo
 from generator.sources.markup import refused_urls
 from generator.sources.urlpolicy import web_url
 

@@ -36,7 +36,7 @@ import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from generator.runtime.parallel import halves
+from generator.context import INLINE, RunContext
 
 QUANTUM_BITS = 14  # raw weights are below ~40 (1 + ln tf, times idf <= ~10): integers < 2^20
 MARGIN = 40  # candidates kept per paper for the next run beyond `width` (at 40 + 40: ~0.01 of cosine)
@@ -62,17 +62,18 @@ class State:
 
 
 def nearest(
-    raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int, last: State | None = None
+    raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int, last: State | None = None, context: RunContext = INLINE
 ) -> tuple[np.ndarray, np.ndarray, State]:
     """For each row, the `width` most similar other rows (indices, float32 cosines) best first,
-    ties by lower index; and the state for the next run (`last`: the previous run's)."""
+    ties by lower index; and the state for the next run (`last`: the previous run's). Rows
+    searched whole are split as `context.halves` splits them."""
     weights = _whole(raw)
     norms = np.sqrt(np.asarray(weights.multiply(weights).sum(axis=1)).ravel())
     n = weights.shape[0]
     keep = min(width + MARGIN, n - 1)
-    state = _update(last, weights, norms, terms, documents, keep, width) if last is not None else None
+    state = _update(last, weights, norms, terms, documents, keep, width, context) if last is not None else None
     if state is None:
-        state = _cold(weights, norms, terms, documents, keep)
+        state = _cold(weights, norms, terms, documents, keep, context)
     stored, products = state.stored[:, :width], state.products[:, :width]
     scores = _cosine(products, norms[:, None], norms[np.maximum(stored, 0)])
     return stored, scores.astype(np.float32), state
@@ -116,14 +117,16 @@ def _best_of_all(scores: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray]
     return np.take_along_axis(columns, best, axis=1), left
 
 
-def _whole_rows(weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _whole_rows(
+    weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray, keep: int, context: RunContext
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows searched against every paper: stored indices, products and bound. Many rows are
     split in two, the second half searched in a forked process meanwhile, each process's BLAS
     on one thread (4,242 papers: 0.5 s of CPU, ~0.27 s wall; one process with two BLAS
     threads took 0.9 s of CPU, ~0.45 s wall)."""
     factors = _factors(weights)
     with threadpool_limits(1, user_api="blas"):
-        parts = halves(lambda some: _search(factors, norms, some, keep), rows)
+        parts = context.halves(lambda some: _search(factors, norms, some, keep), rows)
     return cast("tuple[np.ndarray, np.ndarray, np.ndarray]", tuple(np.concatenate(part) for part in zip(*parts)))
 
 
@@ -154,12 +157,12 @@ def _search(factors, norms: np.ndarray, rows: np.ndarray, keep: int) -> tuple[np
     return stored, products, bound
 
 
-def _cold(weights, norms, terms, documents, keep) -> State:
-    stored, products, bound = _whole_rows(weights, norms, np.arange(weights.shape[0]), keep)
+def _cold(weights, norms, terms, documents, keep, context: RunContext) -> State:
+    stored, products, bound = _whole_rows(weights, norms, np.arange(weights.shape[0]), keep, context)
     return State(tuple(documents), terms, weights, norms, stored, products, bound)
 
 
-def _update(last: State, weights, norms, terms, documents, keep, width) -> State | None:
+def _update(last: State, weights, norms, terms, documents, keep, width, context: RunContext) -> State | None:
     """The new state from the last, or None when the corpus changed too much (or in size)."""
     n = weights.shape[0]
     if len(last.documents) != n or last.stored.shape[1] != keep:
@@ -214,7 +217,7 @@ def _update(last: State, weights, norms, terms, documents, keep, width) -> State
     kth = scores[rows, best[:, width - 1 : width]].ravel()
     redo = np.flatnonzero(~(kth > bound) | ~still)
     if len(redo):
-        new_stored[redo], new_products[redo], bound[redo] = _whole_rows(weights, norms, redo, keep)
+        new_stored[redo], new_products[redo], bound[redo] = _whole_rows(weights, norms, redo, keep, context)
     return State(tuple(documents), terms, weights, norms, new_stored, new_products, bound)
 
 

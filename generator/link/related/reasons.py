@@ -11,12 +11,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from generator.context import Memo
 from generator.enrich.tagging import normalise_keyword
 from generator.language import lexicon
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import phrase_like
 from generator.model import Paper
-from generator.runtime.session import Memo
 
 
 def remembered(digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain, memo: Memo) -> dict:

@@ -30,9 +30,9 @@ from typing import Any, cast
 import numpy as np
 from scipy import sparse
 
+from generator.context import INLINE, Kept, Memo, RunContext
 from generator.language.textutil import ENGLISH_STOP_WORDS
 from generator.link.related.candidates import nearest
-from generator.runtime.session import Kept, Memo
 
 ROW_BLOCK = 1024  # rows smoothed at a time
 CANDIDATES = 40
@@ -258,18 +258,19 @@ def neighbours(
     documents: list[str],
     areas: list[str],
     count: int,
-    memo: Memo | None = None,
     topics: list[frozenset[str]] | None = None,
-    kept: Kept | None = None,
+    context: RunContext = INLINE,
 ) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
-    `memo`: see _tokens. `topics`: per paper, the topics a reason on a link can name; a
-    candidate sharing none with the paper ranks UNSUPPORTED_PENALTY lower (`kept`: see _unsupported)."""
+    `topics`: per paper, the topics a reason on a link can name; a candidate sharing none with
+    the paper ranks UNSUPPORTED_PENALTY lower. `context`: what the last run left (its
+    "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work."""
+    memo, kept = context.memo("reasons"), context.kept
     n = len(documents)
     found = vectors(documents, memo)
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
-    indices, cosine = _nearest(found, documents, width, memo)
+    indices, cosine = _nearest(found, documents, width, memo, context)
     ranking = _smoothed(indices, cosine)
     if topics is not None:
         ranking -= UNSUPPORTED_PENALTY * _unsupported(indices, topics, kept)
@@ -278,10 +279,10 @@ def neighbours(
     return Neighbours(lists, found.matrix, found.terms)
 
 
-def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None) -> tuple[np.ndarray, np.ndarray]:
+def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None, context: RunContext) -> tuple[np.ndarray, np.ndarray]:
     """Candidates by exact cosines (generator.link.related.candidates); with a `memo`, from the last run's."""
     last = memo.get(("nearest",), lambda: None) if memo is not None else None
-    indices, cosine, state = nearest(found.raw_words, found.word_terms, documents, width, last)
+    indices, cosine, state = nearest(found.raw_words, found.word_terms, documents, width, last, context)
     if memo is not None:
         memo.put(("nearest",), state)
     return indices, cosine
