@@ -188,8 +188,9 @@ def _regions(
     return regions
 
 
-def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
-    """Papers as parallel lists (short keys: the file is fetched by every map view)."""
+def map_data(papers: list[Paper], points: np.ndarray, areas: list[str], words=None) -> dict:
+    """Papers as parallel lists (short keys: the file is fetched by every map view). `words`: see
+    topics.topic_vectors."""
     area_index = {name: i for i, name in enumerate(areas)}
     terms = [_terms(p) for p in papers]
     document_frequency = Counter(term for paper_terms in terms for term in paper_terms)
@@ -205,7 +206,9 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str]) -> dict:
         # Broad regions are grouped by topic on the papers' words (generator.explore.topics: k-means on
         # the 2-D positions cut across topics, and on the related-papers graph mixed them);
         # finer ones by place, so that zoomed in they tile the map.
-        "broad": _regions(terms, points, topic_vectors(papers), _region_count(n, *BROAD), document_frequency, broad=True) if n >= 8 else [],
+        "broad": _regions(terms, points, topic_vectors(papers, words=words), _region_count(n, *BROAD), document_frequency, broad=True)
+        if n >= 8
+        else [],
         "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
     }
 

@@ -46,13 +46,14 @@ def _truncated_svd(matrix, dims: int) -> np.ndarray:
     return (basis @ vectors[:, order]) * np.sqrt(np.maximum(values[order], 0))
 
 
-def topic_vectors(papers: list[Paper], dims: int = DIMS) -> np.ndarray:
-    """Each paper as a unit vector; papers of one topic point the same way."""
-    return _vectors_of(tuple(document(p) for p in papers), dims)
+def topic_vectors(papers: list[Paper], dims: int = DIMS, words=None) -> np.ndarray:
+    """Each paper as a unit vector; papers of one topic point the same way. `words`: the papers'
+    word TF-IDF rows when linking made them already (similar.vectorize's first)."""
+    return _vectors_of(tuple(document(p) for p in papers), dims, words)
 
 
-def _vectors_of(documents: tuple[str, ...], dims: int = DIMS) -> np.ndarray:
-    matrix = vectorize(list(documents))[0]
+def _vectors_of(documents: tuple[str, ...], dims: int = DIMS, words=None) -> np.ndarray:
+    matrix = vectorize(list(documents))[0] if words is None else words
     dims = min(dims, min(matrix.shape) - 1)
     if dims < 1:  # no shared words: one region for all
         return np.ones((len(documents), 1))

@@ -25,7 +25,7 @@ from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
-from generator.link.related.similar import Numbered, forget, neighbours, numbered, vectors
+from generator.link.related.similar import Numbered, neighbours, numbered, vectors
 from generator.model import Mention, Paper, Related, paper_with
 from generator.sources.markup import URL
 
@@ -352,23 +352,24 @@ def add_related(
     context: RunContext = INLINE,
     names: list[dict[str, str]] | None = None,
     heads: Numbered | None = None,
-    neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
+    neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
     With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
     whose papers or TF-IDF rows changed since the last run, and words only in documents that changed.
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
-    with, when worked out already (`_from_texts`). `neighbours_found(papers, lists)` is called
-    once each paper's related papers are known (indices, cosines), before their reasons."""
+    with, when worked out already (`_from_texts`). `neighbours_found(papers, lists, words)` is called
+    once each paper's related papers are known (indices, cosines), before their reasons, with the
+    word TF-IDF rows they were found by (the topic map groups regions on them)."""
     if len(papers) < 2 or count <= 0:
         return papers
     memo, kept = context.memo("reasons"), context.kept
     documents = _per_paper(document, papers, kept)
-    vectors(documents, memo, heads)  # remembered: neighbours and the topic map read them
-    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context)
+    words = vectors(documents, memo, heads)
+    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words)
     if neighbours_found is not None:
-        neighbours_found(papers, found.lists)
-    forget()  # the reasons below read `found` only
+        neighbours_found(papers, found.lists, words.words)
+    del words  # the reasons below read `found` only (~150 MB at 12,000 papers)
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     if names is None:
@@ -527,7 +528,7 @@ def link(
     context: RunContext = INLINE,
     titled: Callable[[list[Paper]], None] | None = None,
     waiting: Callable[[], None] | None = None,
-    neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]]], None] | None = None,
+    neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
 ) -> list[Paper]:
     """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
     reused where its inputs are the same, and where work may run aside (generator.context).

@@ -14,13 +14,13 @@ from generator.runtime.parallel import Later
 _ahead: list[tuple[Hashable, Later[str]]] = []  # what the map started ahead is of, and its process
 
 
-def start(papers: list[Paper], lists: list[list[tuple[int, float]]]) -> None:
+def start(papers: list[Paper], lists: list[list[tuple[int, float]]], words=None) -> None:
     """Make the map of `papers` once each has the related papers `lists` names (per paper:
     other paper's index, cosine), in a forked process meanwhile. It needs their ids and scores,
-    not the reasons worked out after them."""
+    not the reasons worked out after them; `words`: their word TF-IDF rows (link.corpus)."""
     related = [tuple((papers[j].id, round(score, 3)) for j, score in found) for found in lists]
     cancel()  # a run that failed before rendering took its map
-    _ahead[:] = [(_key(papers, related), Later(lambda: mapfile.map_json(papers, graph_of(lists))))]
+    _ahead[:] = [(_key(papers, related), Later(lambda: mapfile.map_json(papers, graph_of(lists), words)))]
 
 
 def cancel() -> None:

@@ -105,7 +105,7 @@ def test_a_run_that_fails_while_its_topic_map_is_made_ends_and_leaves_no_process
         raise RuntimeError("rendering failed")
 
     before = _children()
-    monkeypatch.setattr(mapfile, "map_json", lambda papers, graph=None: "x" * (1 << 20))  # as map_process calls it
+    monkeypatch.setattr(mapfile, "map_json", lambda papers, graph=None, words=None: "x" * (1 << 20))  # as map_process calls it
     monkeypatch.setattr(render, "area_chart", broken)
     previous = signal.signal(signal.SIGALRM, timed_out)
     signal.alarm(60)

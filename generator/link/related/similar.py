@@ -156,9 +156,6 @@ class Vectors:
     word_terms: np.ndarray  # their column names
 
 
-_last: list[tuple[tuple[str, ...], Vectors]] = []  # the corpus vectorized last, and its vectors
-
-
 def vectorize(documents: list[str], memo: Memo | None = None) -> tuple[sparse.csr_matrix, sparse.csr_matrix, np.ndarray]:
     """Word TF-IDF rows (for similarity), word+bigram TF-IDF rows and their column names
     (for explanations). Abstracts of only stop words, digits or symbols ('0', '???') still
@@ -168,19 +165,9 @@ def vectorize(documents: list[str], memo: Memo | None = None) -> tuple[sparse.cs
 
 
 def vectors(documents: list[str], memo: Memo | None = None, heads: Numbered | None = None) -> Vectors:
-    """vectorize's rows, and the raw word weights. The last corpus's are remembered: the topic
-    map (generator.explore.topics) asks again for the corpus linking vectorized (~0.35 s at 4,200 papers).
-    `heads`: see _continued."""
-    key = tuple(documents)
-    if not (_last and _last[0][0] == key):
-        _last[:] = [(key, _vectors(documents, memo, heads))]
-    return _last[0][1]
-
-
-def forget() -> None:
-    """Drop the remembered vectors: linking has its neighbours and the topic map's forked
-    process its copy (~150 MB at 12,000 papers that the rendering held on to)."""
-    _last.clear()
+    """vectorize's rows, and the raw word weights. `memo` (the last run's words per document) and
+    `heads` (see _continued) only save time."""
+    return _vectors(documents, memo, heads)
 
 
 def _vectors(documents: list[str], memo: Memo | None, heads: Numbered | None = None) -> Vectors:
@@ -260,14 +247,17 @@ def neighbours(
     count: int,
     topics: list[frozenset[str]] | None = None,
     context: RunContext = INLINE,
+    found: Vectors | None = None,
 ) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
     `topics`: per paper, the topics a reason on a link can name; a candidate sharing none with
     the paper ranks UNSUPPORTED_PENALTY lower. `context`: what the last run left (its
-    "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work."""
+    "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
+    `found`: vectors(documents) when made already."""
     memo, kept = context.memo("reasons"), context.kept
     n = len(documents)
-    found = vectors(documents, memo)
+    if found is None:
+        found = vectors(documents, memo)
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
     indices, cosine = _nearest(found, documents, width, memo, context)
