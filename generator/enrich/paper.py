@@ -13,7 +13,8 @@ from urllib.parse import urlparse
 
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities, tag_model
-from generator.enrich.tagging import area_of, candidate_phrases, derive_tags, mentions, normalise_keyword
+from generator.enrich.tagging import area_of, candidate_phrases, mentions, normalise_keyword
+from generator.enrich.tags import derive_tags
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.textutil import collapse_space

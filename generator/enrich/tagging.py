@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -20,8 +20,6 @@ from typing import Any, NamedTuple, cast
 from generator.language.lexicon import load_yaml
 from generator.language.textutil import STOP_WORDS, Computed, fold, is_mixed_case, normalise_term, sentences, singular
 
-MAX_TAGS = 8
-MIN_TAGS = 3
 # Acronyms also matched in lower case: none of them is an English word.
 LOWERCASE_OK = frozenset(
     {
@@ -319,22 +317,6 @@ def normalise_keyword(keyword: str) -> str:
         return tag
     keyword = keyword.split(": ")[-1].strip()  # 'Computer Vision: CV: Motion and tracking'
     return keyword if any(is_mixed_case(word) for word in keyword.split()) else keyword.lower()
-
-
-def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], threshold: float) -> tuple[str, ...]:
-    """Given keywords first (normalised), then the vocabulary tags whose evidence
-    (`tagevidence.probabilities`) reaches `threshold`, likeliest first, at most MAX_TAGS."""
-    tags: list[str] = []
-    for keyword in given_keywords:
-        tag = normalise_keyword(keyword)
-        if tag and normalise_term(tag) not in {normalise_term(t) for t in tags}:
-            tags.append(tag)
-    for tag, score in sorted(scores.items(), key=lambda item: (-item[1], item[0])):
-        if len(tags) >= MAX_TAGS or score < threshold:
-            break
-        if tag not in tags:
-            tags.append(tag)
-    return tuple(tags[:MAX_TAGS])
 
 
 def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Counter[str] | None = None) -> str:

@@ -18,8 +18,7 @@ import numpy as np
 from generator.context import INLINE, Kept, Memo, Pending, RunContext, made
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
-from generator.enrich.tagevidence import tag_model
-from generator.enrich.tagging import MAX_TAGS, MIN_TAGS
+from generator.enrich.tags import drop_dominant_tags, filled_up
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
@@ -95,53 +94,6 @@ def unique_titles(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
         seen.add(title.casefold())
         result.append(_replaced(kept, "title", paper, title=title) if title != paper.title else paper)
     return result
-
-
-DOMINANT_TAG_SHARE = 0.25  # a derived tag on more papers than this tells readers nothing
-DOMINANT_MIN_PAPERS = 50
-# In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
-COMMON_TAG_SHARE = 0.10
-COMMON_MIN_PAPERS = 1000
-
-
-def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
-    """A derived tag on too many papers of a large collection (robotics at a robotics venue,
-    'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
-    names it or its evidence (`tagevidence`) reaches the model's `central` probability;
-    of those, the likeliest keep it, at most the share a tag may have. Keeping it wherever the
-    first sentence names it leaves 'large language models' on 63% of COLM: a tag that no
-    longer tells papers apart."""
-    n = len(papers)
-    if n < DOMINANT_MIN_PAPERS:
-        return papers
-    share = COMMON_TAG_SHARE if n >= COMMON_MIN_PAPERS else DOMINANT_TAG_SHARE
-    counts = Counter(tag for p in papers for tag in p.tags)
-    dominant = {tag for tag, count in counts.items() if count > share * n}
-    if not dominant:
-        return papers
-    central = tag_model().central
-    keeping: dict[str, set[int]] = {}
-    for tag in dominant:
-        about = []
-        for i, paper in enumerate(papers):
-            if tag in paper.tags and tag not in paper.given_tags:
-                named, score = _central(tag, paper.title), dict(paper.tag_scores).get(tag, 0.0)
-                if named or score >= central:
-                    about.append((not named, -score, i))
-        keeping[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
-
-    def keep(i: int, paper: Paper, tag: str) -> bool:
-        return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
-
-    return [
-        _replaced(kept, "dominant", p, tags=tuple(t for t in p.tags if keep(i, p, t))) if dominant & set(p.tags) else p
-        for i, p in enumerate(papers)
-    ]
-
-
-def _central(tag: str, title: str) -> bool:
-    """The paper is about the tag, not only mentioning it: its title says so."""
-    return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 
 
 def add_keyphrases(
@@ -316,18 +268,7 @@ def _chosen(
         if len(chosen) == MAX_KEYPHRASES:
             break
     keyphrases = tuple(display[k] for k in chosen)
-    tags = list(paper.tags)
-    if len(tags) < MIN_TAGS:
-        # Fill-ups: recurring keyphrases, then the paper's own, then any scored phrase.
-        fill = [k for k in chosen if document_frequency[k] >= 2]
-        fill += [k for k in chosen if k not in fill] + [k for _, k in scored if k not in chosen]
-        for key in fill:
-            if len(tags) >= MIN_TAGS:
-                break
-            if not any(key in normalise_term(t) or normalise_term(t) in key for t in tags):
-                phrase = display[key]
-                tags.append(phrase.lower() if phrase.islower() else phrase)
-    return keyphrases, tuple(tags[:MAX_TAGS])
+    return keyphrases, filled_up(paper.tags, chosen, [k for _, k in scored], document_frequency, display)
 
 
 @lru_cache(maxsize=32_768)

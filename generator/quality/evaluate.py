@@ -35,7 +35,8 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from generator.enrich.names import looks_like_name
 from generator.enrich.paper import enrich
-from generator.enrich.tagging import MAX_TAGS, MIN_TAGS, normalise_keyword
+from generator.enrich.tagging import normalise_keyword
+from generator.enrich.tags import MAX_TAGS, MIN_TAGS
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.errors import InputError, Report
 from generator.language.textutil import fold, normalise_term, sentences, singular

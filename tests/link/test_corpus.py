@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from generator.enrich.paper import enrich
-from generator.link.corpus import add_mentions, add_related, drop_dominant_tags, link
+from generator.link.corpus import add_mentions, add_related, link
 from generator.model import Origin, Record
 
 
@@ -175,37 +175,6 @@ def test_a_key_phrase_of_one_paper_the_other_abstract_uses_is_a_reason():
     b = replace(b, keyphrases=("learned priorities",))
     reasons = add_related([a, b], 1)[1].related[0].reasons
     assert "multi-agent path finding" in reasons, reasons
-
-
-@pytest.mark.parametrize(
-    ("papers", "on", "kept_where"),
-    [
-        # 1,000+ papers: a tag on more than a tenth stays where the title names it or it is given.
-        (1000, 150, {"title", "given"}),
-        (1000, 90, {"title", "given", "mention"}),  # under a tenth: kept everywhere
-        # a smaller collection tolerates a quarter, then the same rule
-        (200, 40, {"title", "given", "mention"}),
-        (200, 60, {"title", "given"}),
-    ],
-)
-def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers, on, kept_where):
-    base = papers_from("We study graph anomaly detection with message passing.")[0]
-    kinds = ["title", "given"] + ["mention"] * (on - 2)
-    made = []
-    for i in range(papers):
-        kind = kinds[i] if i < on else None
-        made.append(
-            replace(
-                base,
-                id=f"p{i}",
-                title="Evaluation of Anomaly Detectors" if kind == "title" else f"Paper {i}",
-                tags=("evaluation", "graph learning") if kind else ("graph learning",),
-                given_tags=("evaluation",) if kind == "given" else (),
-            )
-        )
-    result = drop_dominant_tags(made)
-    has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
-    assert has == kept_where
 
 
 def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_words():
