@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from generator.errors import InputError, Report
 from generator.model import Paper, Record
@@ -21,15 +22,20 @@ from generator.runtime.runcache import RunCache, run_fingerprint
 from generator.runtime.session import Session
 from generator.sources.readers import input_files, records_as_read, shown_path
 
-# The passes' own modules (numpy, scipy, Jinja2, the learned data: ~0.4 s of CPU) are imported
-# by the functions that run them: a run that finds nothing changed (the no-op rebuild) needs none.
+if TYPE_CHECKING:
+    from generator.render.site import Files
+
+T = TypeVar("T")
+
+# The passes' own modules (numpy, scipy, Jinja2, the learned data) are imported by the functions
+# that run them: a run that finds nothing changed (the no-op rebuild) needs none (decision 0002).
 
 PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable time
 
 
 def _prepare_passes() -> None:
-    """Import what linking and rendering use and load their models (~0.4 s at start-up), while
-    enrich's workers run: this process would only wait for them meanwhile."""
+    """Import what linking and rendering use and load their models while enrich's workers run:
+    this process would only wait for them meanwhile (decision 0007)."""
     import generator.explore.topics
     import generator.link.corpus
     import generator.render.site
@@ -99,15 +105,14 @@ def merged_as_read(records: Iterable[Record], report: Report) -> Iterator[tuple[
 
 def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache, session: Session | None = None) -> list[Paper]:
     """The papers of `files`: from the caches, or derived by workers that start on the first
-    records while the rest are read (at 4,242 papers reading took 0.35 s of one core, the
-    other idle, before they started)."""
+    records while the rest are read (decision 0007)."""
     from generator.enrich.paper import enrich_batch, paper_id
     from generator.enrich.tagevidence import tag_model
     from generator.enrich.tagging import vocabulary
     from generator.language.learned import choices
     from generator.runtime.parallel import Feed
 
-    vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork (0.06 s)
+    vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork
     records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
     merged, cached = [], []
     # Each record travels with its id, worked out here when duplicates were merged.
@@ -118,7 +123,7 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
             cached.append((key, paper))
             if paper is None:
                 missing.put((record, paper_id(record.abstract)))
-        from tqdm import tqdm  # here, once the workers run, not on the one busy core before (8 ms)
+        from tqdm import tqdm  # here, once the workers run, not on the one busy core before
 
         show = settings.progress and missing.count >= PROGRESS_THRESHOLD
         derived = iter(tqdm(missing.results(), total=missing.count, desc="enrich", unit="paper", disable=not show, leave=False))
@@ -166,108 +171,159 @@ def site_title_for(papers: list[Paper], settings: Settings) -> str:
 def generate(
     inputs: list[Path], docs_dir: Path, settings: Settings = Settings(), session: Session | None = None, later: bool = False
 ) -> Summary:
-    """Generate the pages for `inputs` into `docs_dir`; a caller that runs again (mkdocs serve)
-    passes the same `session` each time, so an edit recomputes only what it changes.
-    `later`: return before the topic map is made (at 4,200 papers its process finished ~1 s
-    after the pages); the caller completes the run with `summary.finish()`."""
-    start = time.perf_counter()
-    report = Report()
-    stages: dict[str, float] = {}
+    """Generate the pages for `inputs` into `docs_dir`: read, enrich, link, render, write. A caller
+    that runs again (mkdocs serve) passes the same `session` each time, so an edit recomputes
+    only what it changes. `later`: return before the topic map is made; the caller completes
+    the run with `summary.finish()`."""
+    run = _Run(inputs, docs_dir, settings, session, later)
+    if run.unchanged():
+        return run.as_before()  # the no-op rebuild: nothing to derive, nothing to write
+    with run.passes():
+        papers = run.timed("read+enrich", run.read_and_enrich)
+        papers = run.timed("link", run.link, papers)
+        run.timed("render", run.render, papers)
+    return run.write(papers)
 
-    def lap(name: str, began: float) -> float:
-        now = time.perf_counter()
-        stages[name] = now - began
-        return now
 
-    t = time.perf_counter()
-    if docs_dir.exists() and not docs_dir.is_dir():
-        raise InputError(str(docs_dir), "output folder is a file")
-    files = input_files(inputs, report)
-    run_cache = RunCache(docs_dir, session.papers if session is not None else None)
-    fingerprint = run_fingerprint(files, (settings.related, settings.site_title, str(settings.source_root), settings.site_url))
-    if run_cache.unchanged(fingerprint, docs_dir):
-        # Nothing changed since the last run: nothing to derive, nothing to write.
-        state = run_cache.state
-        report.warnings, report.duplicates = state["warnings"], state["duplicates"]
-        unchanged = WriteResult(unchanged=len(state["files"]))
-        return Summary(
-            state["papers"], state["collections"], report, unchanged, time.perf_counter() - start, {"check": time.perf_counter() - t}
+class _Run:
+    """One run of `generate`: its inputs, caches and timings, and the processes it starts (a
+    one-off run's files are written by a process of their own as they are made; the topic map
+    is made in another while related papers are explained and pages rendered: decision 0007)."""
+
+    def __init__(self, inputs: list[Path], docs_dir: Path, settings: Settings, session: Session | None, later: bool):
+        self.began = self.lap = time.perf_counter()
+        self.docs_dir, self.settings, self.session = docs_dir, settings, session
+        self.report = Report()
+        self.stage_seconds: dict[str, float] = {}
+        if docs_dir.exists() and not docs_dir.is_dir():
+            raise InputError(str(docs_dir), "output folder is a file")
+        self.files = input_files(inputs, self.report)
+        self.cache = RunCache(docs_dir, session.papers if session is not None else None)
+        self.fingerprint = run_fingerprint(
+            self.files, (settings.related, settings.site_title, str(settings.source_root), settings.site_url)
         )
-    if session is not None:
-        session.next_run()
-    meanwhile(_prepare_passes)
-    # A one-off run's files are written by a process of their own as they are made (forked
-    # now, while this one is small); under `mkdocs serve` an edit writes a few files here.
-    writer = Writer(docs_dir) if session is None and forks() else None
-    try:
-        with collector_paused():
-            papers = load(files, settings, report, run_cache, session)
-            run_meanwhile()  # when no workers ran (a small run, an edit)
-            t = lap("read+enrich", t)
-            from generator.link.corpus import glossary, link
-            from generator.render.site import listing_files, render_site
+        self.pending: dict | None = {} if later else None  # the files handed to summary.finish
+        self.writer: Writer | None = None
+        self.outputs: Files | None = None
+        self.updated: dict[str, str] = {}
+        self.terms: list = []  # the glossary, once made
+
+    def unchanged(self) -> bool:
+        return self.cache.unchanged(self.fingerprint, self.docs_dir)
+
+    def as_before(self) -> Summary:
+        state = self.cache.state
+        self.report.warnings, self.report.duplicates = state["warnings"], state["duplicates"]
+        now = time.perf_counter()
+        return Summary(
+            state["papers"],
+            state["collections"],
+            self.report,
+            WriteResult(unchanged=len(state["files"])),
+            now - self.began,
+            {"check": now - self.lap},
+        )
+
+    @contextmanager
+    def passes(self) -> Iterator[None]:
+        """Around the passes: the session told a run starts, the passes' modules imported while
+        enrich's workers run, the one-off run's writer forked (while this process is small), the
+        cycle collector paused; on failure, the processes started are stopped."""
+        if self.session is not None:
+            self.session.next_run()
+        meanwhile(_prepare_passes)
+        self.writer = Writer(self.docs_dir) if self.session is None and forks() else None
+        try:
+            with collector_paused():
+                yield
+        except BaseException:
             from generator.runtime import map_process
 
-            updated = feed_dates(files, papers, settings.source_root)
-            # The glossary reads only the papers' acronyms and ids, settled when linking
-            # lists papers early: made then once, not again for rendering (0.02 s at 4,242 papers).
-            terms: list = []
+            map_process.cancel()  # the topic map linking may have started is not wanted now
+            if self.writer is not None:
+                self.writer.abandon()
+            raise
 
-            def list_early(titled: list[Paper]) -> None:
-                # The pages that list papers without their related ones, made and written on
-                # the other core while related papers are found (a one-off run's).
-                terms[:] = glossary(titled)
-                cast(Writer, writer).elsewhere(partial(listing_files, titled, terms, updated, settings.site_url))
+    def timed(self, stage: str, step: Callable[..., T], *args: Any) -> T:
+        result = step(*args)
+        now = time.perf_counter()
+        self.stage_seconds[stage], self.lap = now - self.lap, now
+        return result
 
-            # A one-off run's enrich cache is saved while linking waits for its forked process.
-            papers = link(
-                papers,
-                settings.related,
-                session if session is not None else Forking(),  # the run context: what to reuse, where to fork
-                list_early if writer is not None else None,
-                run_cache.save_papers if writer is not None else None,
-                neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
-            )
-            t = lap("link", t)
-            pending: dict | None = {} if later else None
-            topic_map = map_process.made(papers)
-            outputs = render_site(
-                papers,
-                terms or glossary(papers),
-                site_title_for(papers, settings),
-                updated,
-                settings.site_url,
-                session,
-                writer,
-                listed=writer is not None,
-            )
-            if pending is None:
-                outputs["map.json"] = topic_map.result()  # last: the other pages were made meanwhile
-            else:
-                pending["map.json"] = topic_map
-            t = lap("render", t)
-    except BaseException:
+    def read_and_enrich(self) -> list[Paper]:
+        papers = load(self.files, self.settings, self.report, self.cache, self.session)
+        run_meanwhile()  # when no workers ran (a small run, an edit)
+        return papers
+
+    def link(self, papers: list[Paper]) -> list[Paper]:
+        from generator.link.corpus import glossary, link
+        from generator.render.site import listing_files
         from generator.runtime import map_process
 
-        map_process.cancel()  # the topic map linking may have started is not wanted now
-        if writer is not None:
-            writer.abandon()
-        raise
-    remembered = session.written if session is not None else None
-    written = writer.close() if writer is not None else write_site(docs_dir, cast("dict[str, str | bytes]", outputs), remembered)
-    del outputs  # the pages' text (~0.3 GB at 12,000 papers) is not held while the caches are pickled
-    collections = sorted({p.collection for p in papers})
-    summary = Summary(len(papers), collections, report, written, 0.0, stages)
+        self.updated = feed_dates(self.files, papers, self.settings.source_root)
+        writer = self.writer
 
-    def finish() -> list[str]:
-        write_later(docs_dir, {path: made.result() for path, made in cast(dict, pending).items()}, written, remembered)
-        run_cache.save(fingerprint, written.sizes, summary)  # only now: a run cut short is not taken for done
-        return sorted(cast(dict, pending))
+        def list_early(titled: list[Paper]) -> None:
+            # The pages that list papers without their related ones, made and written on the
+            # other core while related papers are found (a one-off run's); the glossary reads
+            # only acronyms and ids, settled by then, and is made once.
+            self.terms[:] = glossary(titled)
+            cast(Writer, writer).elsewhere(partial(listing_files, titled, self.terms, self.updated, self.settings.site_url))
 
-    if pending:
-        summary.finish = finish
-    else:
-        run_cache.save(fingerprint, written.sizes, summary)
-    lap("write", t)
-    summary.seconds = time.perf_counter() - start
-    return summary
+        return link(
+            papers,
+            self.settings.related,
+            self.session if self.session is not None else Forking(),  # the run context: what to reuse, where to fork
+            list_early if writer is not None else None,
+            self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
+            neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
+        )
+
+    def render(self, papers: list[Paper]) -> None:
+        """The files' text into self.outputs (a one-off run's writer writes them meanwhile)."""
+        from generator.link.corpus import glossary
+        from generator.render.site import render_site
+        from generator.runtime import map_process
+
+        topic_map = map_process.made(papers)
+        site_title = site_title_for(papers, self.settings)
+        outputs = render_site(
+            papers,
+            self.terms or glossary(papers),
+            site_title,
+            self.updated,
+            self.settings.site_url,
+            self.session,
+            self.writer,
+            listed=self.writer is not None,
+        )
+        if self.pending is None:
+            outputs["map.json"] = topic_map.result()  # last: the other pages were made meanwhile
+        else:
+            self.pending["map.json"] = topic_map
+        self.outputs = outputs
+
+    def write(self, papers: list[Paper]) -> Summary:
+        """Write what is left to write, remember the run, and say what it did."""
+        remembered = self.session.written if self.session is not None else None
+        outputs, self.outputs = self.outputs, None  # the pages' text is not held while the caches are pickled
+        if self.writer is not None:
+            written = self.writer.close()
+        else:
+            written = write_site(self.docs_dir, cast("dict[str, str | bytes]", outputs), remembered)
+        del outputs
+        summary = Summary(len(papers), sorted({p.collection for p in papers}), self.report, written, 0.0, self.stage_seconds)
+        pending = self.pending
+
+        def finish() -> list[str]:
+            write_later(self.docs_dir, {path: made.result() for path, made in cast(dict, pending).items()}, written, remembered)
+            self.cache.save(self.fingerprint, written.sizes, summary)  # only now: a run cut short is not taken for done
+            return sorted(cast(dict, pending))
+
+        if pending:
+            summary.finish = finish
+        else:
+            self.cache.save(self.fingerprint, written.sizes, summary)
+        self.timed("write", lambda: None)
+        summary.seconds = time.perf_counter() - self.began
+        return summary
