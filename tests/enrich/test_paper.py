@@ -7,9 +7,8 @@ from functools import cache
 
 import pytest
 
-from generator.enrich.names import find_acronyms, looks_like_name
 from generator.enrich.paper import classify_link, enrich, paper_id, slugify
-from generator.enrich.tagging import area_names, candidate_phrases, normalise_keyword
+from generator.enrich.tagging import area_names, normalise_keyword
 from generator.enrich.titlegate import title_defects
 from generator.enrich.titles import MAX_SUMMARY_CHARS
 from generator.errors import Report
@@ -101,42 +100,6 @@ def test_seed_acronyms_have_expansions():
     assert acronyms["PII"] == "personally identifiable information"
 
 
-@pytest.mark.parametrize(
-    "text, short, long",
-    [
-        ("we use Adaptive Entropy-aware Optimization (AEO) here", "AEO", "Adaptive Entropy-aware Optimization"),
-        ("the REcipe MErging DYnamics (REMEDY) method", "REMEDY", "REcipe MErging DYnamics"),
-        ("linear decay-to-zero (D2Z) schedule", "D2Z", "decay-to-zero"),
-        ("Hierarchical and Separate Skill Discovery (HiSSD), a", "HiSSD", "Hierarchical and Separate Skill Discovery"),
-        ("Large Language Models (LLMs) are", "LLM", "Large Language Models"),
-    ],
-)
-def test_acronym_expansions(text, short, long):
-    assert (find_acronyms(text)[0].short, find_acronyms(text)[0].long) == (short, long)
-
-
-@pytest.mark.parametrize(
-    "token, expected",
-    [
-        ("PatchSAE", True),
-        ("MM1.5", True),
-        ("AndroidWorld", True),
-        ("REMEDY", True),
-        ("Watch-Less-Do-More", True),
-        ("LLM", False),
-        ("LLMs", False),
-        ("RL", False),
-        ("3D", False),
-        ("0.011B", False),
-        ("REcipe", False),
-        ("Multi-Track", False),
-        ("Transformer", False),
-    ],
-)
-def test_what_looks_like_a_name(token, expected):
-    assert looks_like_name(token) is expected
-
-
 def test_given_fields_win_over_derived_ones():
     record = Record(
         abstract="We propose FooNet, a network for bar. It is good.",
@@ -163,20 +126,6 @@ def test_ids_and_slugs_are_stable_and_safe():
     assert len(slugify("word " * 50)) <= 60 and not slugify("word " * 50).endswith("-")
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Large language models (LLMs) learn in-context; self-supervised Learners, too.",
-        "Graph neural networks - a survey -- of message\tpassing\x1cneural networks -- and 3D point clouds",
-        "Model-based RL: world models, world model learning and 10-fold cross-validation of world models.",
-    ],
-)
-def test_candidate_phrases_are_the_same_in_ascii_text_and_beyond(text):
-    """ASCII text is split into words as bytes, other text by a regular expression: a character
-    beyond ASCII after a stop (a word break either way) changes no phrase."""
-    assert candidate_phrases(text) and candidate_phrases(text) == candidate_phrases(f"{text} é")
-
-
 def test_text_helpers():
     assert normalise_keyword("LLMs") == "large language models"
     assert normalise_keyword("Diffusion Models") == "diffusion models"
@@ -190,51 +139,6 @@ def test_text_helpers():
     ]
     assert title_case("a study of pre-training for LLMs in 3D") == "A Study of Pre-Training for LLMs in 3D"
     assert classify_link("https://huggingface.co/datasets/org/set").kind == "dataset"
-
-
-@pytest.mark.parametrize(
-    "abstract, name",
-    [
-        # Real corpus sentences (iclr2024): the short form after a spelled-out long form is the name.
-        (
-            "This paper presents a novel approach named Physics guided Neural Network for Air Quality Prediction (AirPhyNet). It works.",
-            "AirPhyNet",
-        ),
-        (
-            "The resultant method that we call saliency unlearning (SalUn) narrows the gap. WARNING: this paper contains offensive images.",
-            "SalUn",
-        ),
-        ("In this paper, we propose NOise Robust Temporal Optimal traNsport (Norton) that addresses noisy correspondence.", "Norton"),
-        ("We introduce the FRactional-Order graph Neural Dynamical network (FROND), a new continuous graph neural network.", "FROND"),
-        (
-            "We propose a novel training-free detection strategy called Divergent N-Gram Analysis (DNA-GPT). Given a text, we truncate it.",
-            "DNA-GPT",
-        ),
-        # A long form that is one name stays the name.
-        ("We introduce Real2Render2Real (R2R2R), a scalable pipeline for generating robot training data.", "Real2Render2Real"),
-        # Built on a model family, but a new name; the family with a size is only used.
-        ("To this end, we present LLaMA-Adapter, a lightweight adaption method for instruction tuning.", "LLaMA-Adapter"),
-        ("We fine-tune Llama2-70B and GPT-4o-mini on our data and report accuracy.", None),
-        # A family and a variant or part named after it (iclr2024): the real titles carry the family name.
-        (
-            "We present SOTOPIA, an open-ended environment to simulate social interactions between agents. We evaluate "
-            "them with a holistic evaluation framework called SOTOPIA-Eval. With SOTOPIA, we find differences.",
-            "SOTOPIA",
-        ),
-        (
-            "To bridge this gap, we propose MetaMath, a finetuned language model that specializes in mathematical reasoning. "
-            "We bootstrap questions, which results in a new dataset called MetaMathQA. MetaMath outperforms open LLMs.",
-            "MetaMath",
-        ),
-        # A coined short form is a name though its long form holds a known term ('language model').
-        ("We introduce the Brain Language Model (BrainLM), a foundation model for fMRI recordings. BrainLM generalises.", "BrainLM"),
-        # A version is no variant: the newer model is the name.
-        ("We present DNAFormer, a genome model. We then train a larger model called DNAFormer-2. DNAFormer-2 is better.", "DNAFormer-2"),
-    ],
-)
-def test_names_introduced_in_the_many_ways_abstracts_do(abstract, name):
-    paper = enrich(Record(abstract=abstract, origin=Origin("t.txt", 1, 1), collection="C"))
-    assert paper.name == name
 
 
 @pytest.mark.parametrize(

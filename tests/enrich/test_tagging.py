@@ -1,0 +1,43 @@
+"""The vocabulary's tags found in an abstract, author keywords in its terms, areas, and candidate key phrases (generator.enrich.tagging)."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.enrich.tagging import area_names, candidate_phrases, normalise_keyword
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Large language models (LLMs) learn in-context; self-supervised Learners, too.",
+        "Graph neural networks - a survey -- of message\tpassing\x1cneural networks -- and 3D point clouds",
+        "Model-based RL: world models, world model learning and 10-fold cross-validation of world models.",
+    ],
+)
+def test_candidate_phrases_are_the_same_in_ascii_text_and_beyond(text):
+    """ASCII text is split into words as bytes, other text by a regular expression: a character
+    beyond ASCII after a stop (a word break either way) changes no phrase."""
+    assert candidate_phrases(text) and candidate_phrases(text) == candidate_phrases(f"{text} é")
+
+
+def test_spellings_of_one_tag_are_found_as_that_tag():
+    from generator.enrich.tagging import mentions
+
+    found = {m.tag for m in mentions("We fine-tune LLMs with reinforcement learning from human feedback (RLHF).")}
+    assert "large language models" in found
+
+
+def test_author_keywords_are_put_in_the_vocabulary_s_terms():
+
+    assert normalise_keyword("Large Language Models (LLM)") == "large language models"
+    assert normalise_keyword("Computer Vision: CV: Motion and tracking") == "motion and tracking"
+    assert normalise_keyword("PatchSAE") == "PatchSAE"  # a name keeps its capitals
+
+
+def test_a_given_area_wins_and_otherwise_the_tags_vote():
+    from generator.enrich.tagging import area_of
+
+    assert area_of("Anything at all.", (), "Robotics") == "Robotics"
+    voted = area_of("We train a robot arm to grasp objects.", ("robotics",), None)
+    assert voted in area_names()

@@ -1,0 +1,105 @@
+"""Related papers (generator.link.related.similar): TF-IDF as scikit-learn makes it, candidates sharing a topic first, no paper recommended more than ten times."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.enrich.paper import enrich
+from generator.link.corpus import link
+from generator.model import Origin, Record
+
+
+def papers_from(*abstracts: str):
+    return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]
+
+
+def test_no_paper_is_recommended_more_than_ten_times():
+    abstracts = [f"We study graph neural networks for molecule property prediction, variant {i} with message passing." for i in range(40)]
+    abstracts[0] = "Graph neural networks message passing molecule property prediction benchmark hub paper."
+    linked = link(papers_from(*abstracts), 5)
+    received: dict[str, int] = {}
+    for paper in linked:
+        assert len(paper.related) == 5 and paper.id not in {r.id for r in paper.related}
+        for related in paper.related:
+            received[related.id] = received.get(related.id, 0) + 1
+    assert max(received.values()) <= 10
+    assert len(received) == len(linked)  # everyone is recommended somewhere
+
+
+def test_related_vectors_are_scikit_learns_tfidf():
+    # similar.vectorize builds with numpy what TfidfVectorizer built (linking no longer imports it).
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from generator.link.related.similar import vectorize
+
+    topics = ["graph neural networks", "diffusion models", "robot grasping", "language model agents", "protein folding"]
+    documents = [
+        f"We study {topics[i % 5]} and {topics[(i * 2 + 1) % 5]} with the model-{i % 3} of 2024, again {topics[i % 5]}." for i in range(30)
+    ]
+    words, both, terms = vectorize(documents)
+    expected = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), stop_words="english", max_df=0.5, dtype=np.float32)
+    matrix = expected.fit_transform(documents)
+    assert list(terms) == list(expected.get_feature_names_out())
+    assert abs(both - matrix).max() < 1e-6
+    unigrams = TfidfVectorizer(sublinear_tf=True, stop_words="english", max_df=0.5, dtype=np.float32).fit_transform(documents)
+    assert abs(abs(words @ words.T) - abs(unigrams @ unigrams.T)).max() < 1e-6  # same cosines
+
+
+def test_vectors_from_document_beginnings_read_ahead_are_the_vectors_of_whole_documents():
+    # Linking reads each document's beginning (title, abstract) while key phrases are scored and
+    # only the rest (tags, key phrases) after: the same words, numbered alike, the same vectors.
+    from generator.link.related import similar
+
+    heads = ["Graph Neural Networks for ΟΔΟΣ", "", "We study ΣΊΣΥΦΟΣ and İstanbul data", "words words graph", "   spaced  out  "]
+    tails = [" graph neural networks diffusion", " lonely tail, words before their head", "", " istanbul neural", " spaced out again graph"]
+    documents = [head + tail for head, tail in zip(heads, tails)] * 5
+    whole = similar.numbered(documents)
+    joined = similar._continued(similar.numbered(heads * 5), documents)
+    assert joined.words == whole.words and joined.flat.tolist() == whole.flat.tolist() and joined.lengths.tolist() == whole.lengths.tolist()
+    expected = similar._vectors(documents, None)
+    found = similar._vectors(documents, None, similar.numbered(heads * 5))
+    assert (
+        list(found.terms) == list(expected.terms)
+        and (found.matrix != expected.matrix).nnz == 0
+        and (found.raw_words != expected.raw_words).nnz == 0
+    )
+    assert similar._continued(similar.numbered(["Graph neur"]), ["Graph neural networks"]) is None  # a head must end between words
+
+
+def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_words():
+    # Issue 15: links whose papers share no tag, phrase or name could only be explained by a
+    # lone word, and their keywords overlap about as much as random pairs'.
+    from generator.link.related.similar import neighbours
+
+    documents = [
+        "bees entrance counts microphones hive acoustic sensors wooden boxes",
+        "bees entrance counts microphones hive acoustic sensors wooden winter",  # the closest by words alone
+        "bees entrance counts microphones hive acoustic sensors cameras",
+        *[f"unrelated topic number{i} protein folding robot grasping" for i in range(6)],
+    ]
+    # Paper 1 shares only words with paper 0; paper 2 also shares a named topic.
+    topics = [
+        frozenset({"pollinator monitoring"}),
+        frozenset(),
+        frozenset({"pollinator monitoring"}),
+        *[frozenset({"protein folding"})] * 6,
+    ]
+    by_words = neighbours(documents, [""] * len(documents), 1)
+    by_topics = neighbours(documents, [""] * len(documents), 1, topics=topics)
+    assert by_words.lists[0][0][0] == 1
+    assert by_topics.lists[0][0][0] == 2
+
+
+def test_the_topic_map_is_handed_the_word_vectors_the_related_papers_were_found_by():
+    from generator.link.corpus import document, link
+    from generator.link.related.similar import vectorize
+
+    handed = []
+    papers = link(
+        papers_from(*[f"We study topic {i} with graph neural networks and message passing {i % 3}." for i in range(12)]),
+        3,
+        neighbours_found=lambda papers, lists, words: handed.append((papers, lists, words)),
+    )
+    ((seen, lists, words),) = handed
+    assert len(lists) == len(papers) and all(len(found) == 3 for found in lists)
+    assert (words != vectorize([document(p) for p in seen])[0]).nnz == 0

@@ -1,0 +1,63 @@
+"""Papers -> the generated files (generator.render.site): each paper page carries the front
+matter other tools rely on, papers.json lists every paper, and each tag, area and collection
+gets a page listing its papers."""
+
+from __future__ import annotations
+
+import json
+
+import frontmatter
+import pytest
+
+from generator.enrich.paper import enrich
+from generator.link.corpus import glossary, link
+from generator.model import Origin, Record
+from generator.render.site import render_site
+
+ABSTRACTS = [
+    "We propose PatchSAE, a sparse autoencoder for vision transformers that explains how CLIP adapts. Code: https://github.com/x/patchsae.",
+    "We compare our probing method with PatchSAE on CLIP and find concepts that sparse autoencoders miss in vision transformers.",
+    "We study reinforcement learning from human feedback for large language models with a reward model trained on preferences.",
+    "Large language models are aligned with reinforcement learning from human feedback; we show the reward model can be hacked.",
+]
+
+
+@pytest.fixture(scope="module")
+def files():
+    records = [Record(abstract=a, origin=Origin("papers.txt", i + 1, 2 * i + 3), collection="Test Papers") for i, a in enumerate(ABSTRACTS)]
+    papers = link([enrich(r) for r in records], 2)
+    return papers, render_site(papers, glossary(papers), "Test Papers")
+
+
+def test_every_paper_page_has_the_front_matter_contract(files):
+    papers, out = files
+    for paper in papers:
+        page = frontmatter.loads(out[f"papers/{paper.slug}.md"])
+        assert {"id", "title", "summary", "tags", "keyphrases", "area", "links", "related", "source"} <= page.metadata.keys()
+        assert page.metadata["id"] == paper.id and page.metadata["title"] == paper.title
+        assert page.metadata["source"]["file"] == "papers.txt"
+        for related in page.metadata["related"]:
+            assert {"id", "title", "url", "score", "reasons"} <= related.keys()
+
+
+def test_papers_json_lists_every_paper_with_its_derived_fields(files):
+    papers, out = files
+    data = json.loads(out["papers.json"])
+    assert [p["id"] for p in data["papers"]] == [p.id for p in papers]
+    assert all(p["title"] and p["summary"] and p["tags"] for p in data["papers"])
+
+
+def test_each_tag_area_and_collection_has_a_page_listing_its_papers(files):
+    papers, out = files
+    assert "collections/test-papers.md" in out
+    listed = out["collections/test-papers.md"]
+    assert all(f"../papers/{p.slug}.md" in listed for p in papers)
+    for paper in papers:
+        assert any(name.startswith("tags/") and f"../papers/{paper.slug}.md" in text for name, text in out.items() if isinstance(text, str))
+    assert "index.md" in out and "glossary.md" in out and "browse.md" in out
+
+
+def test_a_link_in_the_abstract_is_on_its_paper_page(files):
+    papers, out = files
+    page = frontmatter.loads(out[f"papers/{papers[0].slug}.md"])
+    assert [link["url"] for link in page.metadata["links"]] == ["https://github.com/x/patchsae"]
