@@ -1,7 +1,7 @@
 """`python -m generator`: the command line in a process of its own, which ends as soon as the
-command has: the interpreter would otherwise free the run's objects one by one before exiting
-(~0.3 s after a cold run at 4,200 papers, a tenth of it the cycle collector) where the system
-frees the whole process at once. Output is flushed first; every file is closed by then."""
+command has: the interpreter would otherwise free the run's objects one by one before exiting,
+where the system frees the whole process at once (decision 0003). Output is flushed first;
+every file is closed by then."""
 
 import os
 import sys

@@ -154,8 +154,8 @@ def _paper(
         links.insert(0, Link("paper", "Paper page", page))
     body = markup.to_markdown(parts)
     # Most abstracts need no cleaning: their plain text and Markdown are the abstract. One
-    # string then, not three equal ones: the paper is pickled back from a worker in 4.6 KB
-    # instead of 7.4 KB, and held in less memory.
+    # string then, not three equal ones: the paper pickled back from a worker is smaller, and
+    # held in less memory (decision 0007).
     text = _same(text, record.abstract)
     body = _same(body, record.abstract, text)
     return Paper(

@@ -37,7 +37,7 @@ SECOND_TERM_SHARE = 0.5
 COHERENT, MIN_SPLIT = 0.4, 60
 FEWEST_NAMED = 6
 DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
-GRID = 10000  # positions are sent as whole numbers on a 10,000 x 10,000 grid
+GRID = 10000  # positions are sent as whole numbers on a GRID x GRID grid
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that name no topic alone: a term of these only ('deep neural networks', 'applications')
 # fits any region of the field, and two terms sharing only these are not the same topic.

@@ -29,7 +29,7 @@ def area_order(papers: list[Paper]) -> list[str]:
 def map_json(papers: list[Paper], graph=None, words=None) -> str:
     """map.json's text; `graph`: the related-papers graph, `words`: the papers' word TF-IDF rows,
     when linking made them already."""
-    # One BLAS thread: more compete with the process rendering pages for the same cores (on two
-    # busy cores the map took 1.6-5.9 s of CPU with them, 0.8 s without).
+    # One BLAS thread: more compete with the process rendering pages for the same cores, and
+    # the map took several times the CPU with them (decision 0007).
     with threadpool_limits(1):
         return json_text(map_data(papers, positions(papers, graph), area_order(papers), words))

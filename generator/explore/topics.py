@@ -3,18 +3,15 @@
 Each paper is a unit vector of latent semantic analysis (a truncated SVD, 100 dimensions)
 of the TF-IDF its related papers are found with (generator.link.related.similar, link.document): papers
 worded alike point the same way, and words used alike (synonyms, a method and its task)
-are merged. On the 4,242 papers of the five benchmark corpora (scripts/region_quality.py),
-k-means regions on these vectors name their papers far better than regions on 10 spectral
-dimensions of the related-papers graph did: a named region's papers carry its label 70% of
-the time instead of 34%, their titles share a word with it 47% of the time instead of 25%,
-and IJCAI's papers in one region share their commonest sub-area 41% of the time instead of
-29% (14% of the papers sit in regions left unnamed: explore.COHERENT). Mixing the graph's
-dimensions back in (weight 0.5) lowered label cover from 0.57 to 0.45 and title agreement
-from 0.39 to 0.30; words alone as tags and key phrases grouped worse (IJCAI NMI 0.22 vs 0.35).
+are merged. k-means regions on these vectors name their papers far better than regions on
+spectral dimensions of the related-papers graph did: more of a region's papers carry its
+label, and their titles and IJCAI sub-areas agree more (some regions stay unnamed:
+explore.COHERENT). Mixing the graph's dimensions back in, or grouping on tags and key phrases
+alone, did worse (decision 0009, measured with scripts/region_quality.py).
 
 The SVD is Halko et al.'s randomized range finder with 2 power steps, with numpy alone
-(scikit-learn's randomized_svd gives the same figures, but costs 0.55 s to import at build
-time and is not a runtime dependency); its random start is fixed, so maps are reproducible.
+(scikit-learn's randomized_svd gives the same figures, but is slow to import at build time
+and is not a runtime dependency); its random start is fixed, so maps are reproducible.
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ from generator.link.related.similar import vectorize
 from generator.model import Paper
 
 DIMS = 100
-POWER_STEPS = 2  # 7 (scikit-learn's default) measured no better regions for 3x the time
+POWER_STEPS = 2  # more (scikit-learn's default is 7) made no better regions, for far more time (decision 0009)
 OVERSAMPLE = 10
 
 
@@ -38,8 +35,8 @@ def _truncated_svd(matrix, dims: int) -> np.ndarray:
         # Re-orthonormalised at each step, else the leading direction swamps the rest.
         basis = matrix @ (matrix.T @ np.linalg.qr(basis)[0])
     basis = np.linalg.qr(basis)[0]
-    # The small matrix's left singular vectors from its Gram matrix (an SVD of the wide
-    # matrix itself took 10x longer on two busy cores).
+    # The small matrix's left singular vectors from its Gram matrix: an SVD of the wide
+    # matrix itself was much slower (decision 0009).
     small = (matrix.T @ basis).T
     values, vectors = np.linalg.eigh(small @ small.T)
     order = np.argsort(-values)[:dims]

@@ -120,7 +120,7 @@ def add_keyphrases(
         # session.Kept): the last run's, unless the document frequency of one of its
         # candidates changed since the counts it was scored with, or the collection's size
         # did. Not a Memo keyed by every paper's candidates, tags and acronyms, each hashed
-        # every run (keys, lookups and hashing 0.19 -> 0.05 s an edit at 4,242 papers).
+        # every run: those keys, look-ups and hashing were the slow part of an edit (decision 0002).
         since = (n, id(model), counted.since) if counted is not None and counted.changed is not None else None
         last = [kept.find("scored keyphrases", p) for p in papers]
         fresh = [
@@ -156,7 +156,7 @@ class Counted(NamedTuple):
 
 def _phrase_counts(papers: list[Paper], memo: Memo | None) -> tuple[tuple[Counter[str], int, int], Counted | None]:
     """phrase_counts, and with a `memo` (mkdocs serve) the last run's counts corrected by the
-    papers whose candidates changed (0.17 -> 0.01 s of an edit at 4,242 papers)."""
+    papers whose candidates changed, instead of counting them all again (decision 0002)."""
     candidates = [paper.candidate_phrases for paper in papers]
     last = memo.get(("phrase counts",), lambda: None) if memo is not None else None
     if memo is not None:
@@ -173,7 +173,7 @@ def _phrase_counts(papers: list[Paper], memo: Memo | None) -> tuple[tuple[Counte
 
 
 def _recounted(last: tuple[list, Counter[str]], candidates: list) -> tuple[Counter[str] | None, set[str] | None]:
-    """The last run's counts, changed in place (a copy took 0.04 s), less the candidate lists no
+    """The last run's counts, changed in place (not copied: decision 0002), less the candidate lists no
     paper has now, plus the new ones, and the keys whose count changed; lists are told apart by
     identity (an unchanged paper keeps its very tuple). None when many lists changed: counting
     anew is then as quick."""
@@ -310,7 +310,7 @@ def add_related(
     found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
-    del words  # the reasons below read `found` only (~150 MB at 12,000 papers)
+    del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     if names is None:
@@ -336,8 +336,8 @@ def add_related(
     def with_related(i: int, paper: Paper) -> Paper:
         shown = tuple((papers[j], round(score, 3), explained[i, j]) for j, score in found.lists[i])
         # Under serve, the last run's paper while the papers it shows (the same objects, or equal
-        # ones), scores and reasons are the same: ~21k Related objects not made again only to be
-        # compared with the last run's (0.21 -> 0.10 s an edit at 4,242 papers, cProfile).
+        # ones), scores and reasons are the same: its Related objects are not made again only to
+        # be compared with the last run's (decision 0002).
         return made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
 
     return [with_related(i, paper) for i, paper in enumerate(papers)]
@@ -354,10 +354,10 @@ def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
 def _link_topics(paper: Paper) -> frozenset[str]:
     """What a reason on a link can name (see `_explain`), as normalised terms: the paper's tags,
     key phrases and name, the vocabulary tags its abstract mentions, the multi-word phrases it
-    uses. Papers that share none of these could only be linked by a lone word: on IJCAI 14% of
-    links were, with keyword overlap about that of random pairs (similar.UNSUPPORTED_PENALTY
-    ranks such candidates lower). Names other papers use are left out: looking for them in
-    every abstract took 0.6 s at 4,200 papers and changed no figure."""
+    uses. Papers that share none of these could only be linked by a lone word, and such links
+    shared keywords about as often as random pairs (similar.UNSUPPORTED_PENALTY ranks such
+    candidates lower). Names other papers use are left out: looking for them in every abstract
+    was slow and changed no figure (decision 0001)."""
     topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *mentioned(paper.tag_scores))}
     topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
     if paper.name:

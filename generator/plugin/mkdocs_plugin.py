@@ -49,9 +49,9 @@ from generator.runtime.session import Session
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
 DIRTY_WARNING = "A 'dirty' build is being performed"
-# MkDocs' watcher looks for changes every 0.5 s: a saved edit waited 0.25 s on average (up to
-# 0.5 s) before its rebuild began. The paths the plugin watches (the inputs, the hand-written
-# docs: a few files) are looked at this often instead; mkdocs.yml keeps MkDocs' interval.
+# MkDocs' watcher looks for changes less often: a saved edit waited for it before its rebuild
+# began (decision 0002). The paths the plugin watches (the inputs, the hand-written docs: a few
+# files) are looked at this often instead; mkdocs.yml keeps MkDocs' interval.
 POLL_SECONDS = 0.1
 
 
@@ -73,8 +73,9 @@ class AbstractsConfig(base.Config):
     related = Count(0, 50, default=5)  # related papers per paper
     progress = c.Type(bool, default=False)  # a progress bar on long runs
     source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
-    # Pages per part of the search index: Pagefind needs ~0.1 MB per page while it writes a part
-    # (generator.plugin.searchindex); larger sites are indexed in parts, merged when searching.
+    # Pages per part of the search index: Pagefind's memory while it writes a part grows with its
+    # pages (generator.plugin.searchindex, decision 0004); larger sites are indexed in parts,
+    # merged when searching.
     search_part_pages = Count(1, 10_000_000, default=PART_PAGES)
 
 
@@ -172,9 +173,9 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         if self.heap is not None:
             self.heap.before_run()
         try:
-            # A one-off build derives the site in a forked process: its memory (~0.9 GB at 12,000
-            # papers) is returned before MkDocs holds every page in this one. `serve` keeps its
-            # session here, in the process that runs again after each edit.
+            # A one-off build derives the site in a forked process: its memory is returned before
+            # MkDocs holds every page in this one (decision 0007). `serve` keeps its session here,
+            # in the process that runs again after each edit.
             summary = run() if self.session is not None else Later(run).result()
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
@@ -264,8 +265,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.finish is not None:
-            # Under serve the reload does not wait for the topic map: only map.json needs it
-            # (~1 s at 4,200 papers, on the other core). It is written to docs/ and the site after.
+            # Under serve the reload does not wait for the topic map: only map.json needs it, and
+            # it is made on the other core (decision 0002). It is written to docs/ and the site after.
             finish, self.finish = self.finish, None
             docs_dir, site_dir = Path(config.docs_dir), Path(config.site_dir)
             self.finishing = threading.Thread(target=_finish, args=(finish, docs_dir, site_dir), name="topic-map", daemon=True)

@@ -1,8 +1,8 @@
 """A one-off build's Markdown converted on both cores.
 
 MkDocs reads and converts each page in turn (commands/build.py, `_populate_page`: read_source,
-the plugins' on_page_markdown, Page.render, on_page_content), on one core: 11 s of a 26 s
-build at 4,242 papers, while the other core waits. `Converter` forks one worker when the nav is
+the plugins' on_page_markdown, Page.render, on_page_content), on one core: much of a large
+site's build (decision 0007), while the other core waits. `Converter` forks one worker when the nav is
 made, the last hook before that loop. The worker reads and converts pages from the end of the
 list MkDocs walks, while MkDocs walks it from the start; two shared positions (the next page
 MkDocs takes, the last page the worker took) make them stop where they meet. For a page the
@@ -42,7 +42,7 @@ from mkdocs.utils import meta
 
 from generator.runtime.parallel import workers
 
-MIN_PAGES = 50  # below this, forking the worker (5 ms at the seeds) costs more than it saves
+MIN_PAGES = 50  # below this, forking the worker costs more than it saves (decision 0007)
 SILENCE_SECONDS = 60  # a worker that sends nothing for this long is given up on
 # What Page.render sets (mkdocs/structure/pages.py); links_to_anchors only when not debugging.
 RENDERED = frozenset({"content", "toc", "_title_from_render", "present_anchor_ids", "links_to_anchors"})

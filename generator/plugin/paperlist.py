@@ -1,11 +1,10 @@
 """A Markdown extension the plugin adds: the paper lists of tag, area and collection pages
 converted one distinct item at a time, each item's HTML remembered.
 
-Those lists are most of what MkDocs converts (4,242 papers: 9.5 MB of listing Markdown, ~7 s
-of Python-Markdown's inline processing, against ~4 s for every paper page), and each paper is
-listed the same way on ~7 pages (its tags, its area, its collection). Under `mkdocs serve` an
-edit that changes a paper's summary converts its collection page again: 0.64 s for ICLR
-2024's 2,180 items before this, for one changed line.
+Those lists are most of what MkDocs converts, more than every paper page together, and each
+paper is listed the same way on several pages (its tags, its area, its collection). Under
+`mkdocs serve` an edit that changes a paper's summary converted its whole collection page
+again before this, for one changed line (decision 0008).
 
 An item is exactly what templates/listing.md.j2 writes:
 
@@ -38,7 +37,7 @@ _ITEM = re.compile(r"- \[([^\]\n]*)\]\(([^)\s]+)\)  \n  ([^\n]*)")
 # What a one-item list of that item converts to: the link's text, then what follows the link.
 _CONVERTED = re.compile(r"<ul>\n<li><a href=\"([^\"]*)\">(.*?)</a>(<br />\n.*)</li>\n</ul>", re.DOTALL)
 _PLACEHOLDER_MARKS = (markdown.util.STX, markdown.util.ETX, "klzzwxh:", "wzxhzdk:")
-MEMO_LIMIT = 200_000  # items remembered (~0.5 KB each); past it the memo starts again
+MEMO_LIMIT = 200_000  # items remembered, bounding its memory (decision 0008); past it the memo starts again
 PRIORITY = 31  # before Python-Markdown's unordered lists (30), after headings and rules
 
 

@@ -64,7 +64,7 @@ EXCLUDE = (".headerlink", ".paper-abstract > #abstract") + tuple(
 )
 
 OUTBOX_PAGES = 64  # pages sent ahead of Pagefind at most
-PART_PAGES = 6000  # pages per index part (~0.6 GB of Pagefind's memory while it writes)
+PART_PAGES = 6000  # pages per index part, bounding Pagefind's memory while it writes (decision 0004)
 RETRIES = 1  # a background index that failed (a bundle found incomplete) is made again once
 PARTS_FILE = "parts.json"  # in the bundle: the folders of the other parts, for search.js
 
@@ -115,8 +115,8 @@ class Seen:
     """Under `mkdocs serve`: what the site's pages were when it was last indexed, so that a
     rebuild that changed no page is not indexed again. An editor that saves a file in two
     writes (truncate, then write) makes MkDocs build twice; the second build changes nothing,
-    yet indexing the whole site again took 10-14 s of the other core at 4,200 papers, under
-    the next edit's build. Pages are compared by a hash of the HTML MkDocs rendered for them;
+    yet indexing the whole site again kept the other core busy for seconds, under the next
+    edit's build (decision 0004). Pages are compared by a hash of the HTML MkDocs rendered for them;
     under --dirty a page not rendered is unchanged."""
 
     def __init__(self) -> None:
@@ -202,8 +202,8 @@ class Stream:
 
 def indexed_region(html: str) -> str:
     """What Pagefind needs of a page: its <article> (Material's content, where the theme marks
-    what is indexed), in a document of its own. A third of the bytes (12,000 papers: 392 -> 121
-    MB) and 30% less of Pagefind's CPU, for the same bundle byte for byte. The whole page when a
+    what is indexed), in a document of its own: far fewer bytes sent and less of Pagefind's CPU,
+    for the same bundle byte for byte (decision 0004). The whole page when a
     data-pagefind-* mark lies outside the article (a site's own template may put one there)."""
     start, end = html.find("<article"), html.rfind("</article>")
     if start < 0 or end < start:
@@ -232,7 +232,7 @@ class _Service:
         self._answered = threading.Condition()
         self._sent = 0
         # Bounded: when Pagefind falls behind (a busy machine), MkDocs waits rather than the
-        # pages piling up in memory (12,000 papers: ~0.5 GB of queued pages on a loaded machine).
+        # pages piling up in memory (decision 0004).
         self._outbox: queue.Queue[bytes | None] = queue.Queue(maxsize=OUTBOX_PAGES)
         threading.Thread(target=self._read, name="pagefind-read", daemon=True).start()
         threading.Thread(target=self._write, name="pagefind-write", daemon=True).start()

@@ -50,9 +50,8 @@ def dump(metadata: dict) -> str:
 
 
 # The text of each string, key and number seen: tags, reasons, titles, URLs and scores recur
-# on many pages, and one look-up costs less than the function calls around the checks (the
-# front matter of 4,242 paper pages: 0.36-0.37 -> 0.28-0.29 s of CPU, 0.23-0.24 -> 0.14-0.16 s written again).
-# None: not written on one line.
+# on many pages, and one look-up costs less than the function calls around the checks
+# (decision 0010). None: not written on one line.
 _strings: dict[str, str | None] = {}
 _keys: dict[str, str] = {}
 _numbers: dict[tuple[type, object] | None, str | None] = {}  # and of numbers, booleans and None
@@ -127,8 +126,8 @@ def _string(value: str) -> str | None:
 
 def _single_quoted(value: str) -> str | None:
     """A string libyaml cannot write plain, as it quotes it: in single quotes (doubled inside)
-    when every character is printable for it on one line, else asked of PyYAML (0.1 s less
-    at 4,242 papers, whose titles with a colon are quoted)."""
+    when every character is printable for it on one line, else asked of PyYAML: quoting here is
+    faster, and every title with a colon is quoted (decision 0010)."""
     if value.isprintable() and (value.isascii() or max(value) < "\U00010000"):
         return "'" + value.replace("'", "''") + "'"
     return _asked(("value", str, value), lambda: yaml.dump({"k": value}, **_OPTIONS), "k: ", True)
@@ -142,7 +141,7 @@ def _scalar(value: object, column: int) -> str:
         text = "{}" if type(value) is dict else "[]"
     elif type(value) is int:
         # PyYAML writes an int as str() does, plain (SafeRepresenter.represent_int). Asking it
-        # each distinct one (record and line numbers: one per page) took 0.1 s at 4,242 pages.
+        # each distinct one (record and line numbers: one per page) was slow (decision 0010).
         text = str(value)
     elif type(value) in (float, bool) or value is None:
         # By type and value (True == 1 == 1.0); not zeros, as -0.0 == 0.0.

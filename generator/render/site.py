@@ -207,7 +207,7 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
 # The last run's paper pages by everything they are made of. The caller keeps one for as long
 # as it runs the generator again (the plugin, under `mkdocs serve`): an edit then re-renders
 # only the pages whose content changed. None for one-off builds: it would only cost memory
-# (~2x the pages' text).
+# (decision 0002).
 RenderedPages = dict[tuple[bytes, str], str]
 
 
@@ -237,10 +237,9 @@ def _paper_pages(papers: list[Paper], encoded: list[bytes], record_of: Callable[
 
 def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]], files: Files) -> list[bytes]:
     """A one-off run's paper pages, put in `files`, and its papers.json records, in this process
-    while the topic map is made on the other core: each record is dropped once its page and
-    JSON are made (~30 objects a paper, ~0.1 GB at 12,000 papers). Rendering in forked workers
-    as well took ~0.6 s more CPU at 4,200 papers (copy-on-write faults, the pages sent back)
-    and no less wall time."""
+    while the topic map is made on the other core: each record (many objects a paper) is
+    dropped once its page and JSON are made. Rendering in forked workers as well cost more CPU
+    (copy-on-write faults, the pages sent back) and no less wall time (decision 0007)."""
     encoded = []
     for paper in papers:
         record = paper_record(paper, slugs)
@@ -356,8 +355,8 @@ def render_site(
     # As json.dumps of the whole with sort_keys (generated_by < papers < version), from the
     # records already encoded: JSON is encoded part by part, so the bytes are the same. Joined
     # as UTF-8 bytes, the form it is written in: one character beyond the BMP (an emoji in one
-    # abstract of 4,242) made the text 4 bytes a character, 45 MB to allocate and copy for
-    # 11 MB written (0.12 s of each edit under serve, cProfile).
+    # abstract) made the whole text 4 bytes a character, far more to allocate and copy than is
+    # written (decision 0002).
     pieces = [f'{{"generated_by":{json.dumps(MARKER, ensure_ascii=False)},"papers":['.encode()]
     for record in encoded:
         pieces += (record, b",")
@@ -385,7 +384,7 @@ def listing_files(
     groups = _groups(papers) if groups is None else groups
     slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
     by_area, by_collection, collection_names, tag_counts = groups.by_area, groups.by_collection, groups.collection_names, groups.tag_counts
-    # _related_tags reads only which papers (by id) each tag page holds: ~0.2 s at 4,200 papers.
+    # _related_tags reads only which papers (by id) each tag page holds: remembered by that (decision 0002).
     membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
     related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
     area_share = _area_share(papers)
@@ -537,7 +536,7 @@ def _trend(rows: list[tuple[str, float]], once) -> str:
 
 def _tag_counts(by_collection: dict[str, list[Paper]]) -> dict[str, Counter[str]]:
     """Per collection, how many of its papers carry each tag: counted once for all tag pages
-    (counting per tag page took 1.5 s at 4,200 papers)."""
+    (counting per tag page was slow: decision 0007)."""
     return {c: Counter(tag for p in members for tag in dict.fromkeys(p.tags)) for c, members in by_collection.items()}
 
 

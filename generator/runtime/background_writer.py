@@ -1,8 +1,9 @@
 """A one-off run's files written by a process of their own while this one goes on making
-them. Creating ~5,000 files is mostly kernel time (0.6 s at 4,242 papers) that used to
-follow the rendering on one core; a writer thread could not overlap it (it waited for the
-GIL after every system call: 2.6 -> 11.8 s). The process is forked when the run starts, while
-this one is small (its copy-on-write pages are few); the files reach it through a pipe.
+them. Creating a site's thousands of files is mostly kernel time that used to follow the
+rendering on one core; a writer thread could not overlap it (it waited for the GIL after
+every system call, and took far longer). The process is forked when the run starts, while
+this one is small (its copy-on-write pages are few); the files reach it through a pipe
+(decision 0007).
 """
 
 from __future__ import annotations

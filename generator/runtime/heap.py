@@ -1,11 +1,11 @@
-"""Under `mkdocs serve` the process keeps what each run derived (generator.runtime.session): ~200k
-objects at 4,200 papers that Python's cycle collector walked one to three times per edit
-(~0.2 s of CPU each time). They are moved out of its way (gc.freeze): before each run the
-garbage of the build before is collected and what is left frozen (`Heap.before_run`), and the
-run's own objects are frozen as it ends (`collector_paused`), not left young for the next
-allocations to walk. Frozen objects are still freed when no longer referenced; only cycles
-frozen while alive that die later (MkDocs' config of the running build, the few cycles a run
-leaves) would wait: every UNFREEZE_EVERY runs everything is handed back to the collector."""
+"""Under `mkdocs serve` the process keeps what each run derived (generator.runtime.session): many
+objects that Python's cycle collector walked one to three times per edit (decision 0003).
+They are moved out of its way (gc.freeze): before each run the garbage of the build before is
+collected and what is left frozen (`Heap.before_run`), and the run's own objects are frozen as
+it ends (`collector_paused`), not left young for the next allocations to walk. Frozen objects
+are still freed when no longer referenced; only cycles frozen while alive that die later
+(MkDocs' config of the running build, the few cycles a run leaves) would wait: every
+UNFREEZE_EVERY runs everything is handed back to the collector."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 UNFREEZE_EVERY = 50
 # Whether a Heap froze what its process keeps (gc.get_freeze_count() would tell, but it walks
-# every frozen object: 0.05 s of each edit at 4,242 papers).
+# every frozen object, on every edit: decision 0003).
 _kept_frozen = False
 
 
@@ -24,8 +24,8 @@ def collector_paused() -> Iterator[None]:
     """The cycle collector off while a generator run derives and renders: the run allocates
     millions of short-lived objects, few of them in cycles, and each full collection walked
     every object the run keeps (the papers, the TF-IDF rows, the pages). Forked workers inherit
-    the pause and so copy fewer of the parent's pages. Off: 13% less CPU at 4,200 papers, the
-    same peak memory. What cycles the run leaves are collected after it, as usual."""
+    the pause and so copy fewer of the parent's pages. Off: less CPU, the same peak memory
+    (decision 0003). What cycles the run leaves are collected after it, as usual."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -33,12 +33,11 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             # Every object the run made is young to the collector: the first allocation after
-            # this would walk them all (0.35 s at 4,242 papers, before the pages were written)
-            # for the few cycles among them. Frozen instead: where a long-lived process froze
-            # what it keeps (Heap), the run's objects join them (an edit at 4,242 papers: 0.21-0.28 s
-            # of collections less); elsewhere they are moved to the oldest generation (freeze,
-            # then unfreeze), where the next full collection finds them, and a process that
-            # ends after its run never pays it.
+            # this would walk them all, before the pages were written, for the few cycles among
+            # them. Frozen instead: where a long-lived process froze what it keeps (Heap), the
+            # run's objects join them (fewer collections per edit); elsewhere they are moved to
+            # the oldest generation (freeze, then unfreeze), where the next full collection
+            # finds them, and a process that ends after its run never pays it (decision 0003).
             gc.freeze()
             if not _kept_frozen:
                 gc.unfreeze()

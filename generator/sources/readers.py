@@ -366,7 +366,7 @@ def input_files(paths: Iterable[Path], report: Report) -> list[Path]:
 
 def read_files(files: list[Path], report: Report, root: Path | None = None, memo: Memo | None = None) -> list[Record]:
     """With a `memo` (mkdocs serve), a file whose bytes did not change since the last run is not
-    parsed again: its records and warnings are the last run's (0.3 s of an edit at 4,200 papers)."""
+    parsed again: its records and warnings are the last run's (decision 0002)."""
     return list(records_as_read(files, report, root, memo))
 
 

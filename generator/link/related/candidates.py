@@ -20,10 +20,10 @@ and a bound on the cosine of any other paper. After an edit:
 - any other pair's cosine moved by at most |u'-u| + |v'-v| (unit rows), so a paper's bound
   grows by its own move plus the largest move of an unmoved row;
 - a paper whose `width`-th best known cosine no longer beats its bound is computed whole.
-At 4,200 papers an edit (a sentence added or cut, a word changed) searched 1 to 15 rows
-whole instead of 4,200: 0.1 s of CPU instead of 0.8 s (the same arrays: see
-tests/test_incremental.py, after random edits, additions and deletions). Additions and
-deletions change every idf: those runs compute everything again.
+An edit (a sentence added or cut, a word changed) searches a few rows whole instead of every
+row, and finds the same arrays (decision 0002; tests/runtime/test_incremental.py, after random
+edits, additions and deletions). Additions and deletions change every idf: those runs compute
+everything again.
 """
 
 from __future__ import annotations
@@ -122,8 +122,8 @@ def _whole_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows searched against every paper: stored indices, products and bound. Many rows are
     split in two, the second half searched in a forked process meanwhile, each process's BLAS
-    on one thread (4,242 papers: 0.5 s of CPU, ~0.27 s wall; one process with two BLAS
-    threads took 0.9 s of CPU, ~0.45 s wall)."""
+    on one thread: less CPU and wall time than one process with two BLAS threads (decision
+    0007)."""
     factors = _factors(weights)
     with threadpool_limits(1, user_api="blas"):
         parts = context.halves(lambda some: _search(factors, norms, some, keep), rows)
