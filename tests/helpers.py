@@ -130,3 +130,11 @@ class Dom(HTMLParser):
     def handle_data(self, data):
         if not self._math:
             self.text.append(data)
+
+
+def papers_from(*abstracts: str) -> list:
+    """Each abstract enriched as the pipeline would, as record i + 1 of one file `t.txt`."""
+    from generator.enrich.paper import enrich
+    from generator.model import Origin, Record
+
+    return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]

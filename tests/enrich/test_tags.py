@@ -8,13 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from generator.enrich.paper import enrich
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, drop_dominant_tags, filled_up
-from generator.model import Origin, Record
-
-
-def papers_from(*abstracts: str):
-    return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]
+from helpers import papers_from
 
 
 def test_given_keywords_come_first_then_tags_whose_evidence_reaches_the_threshold():

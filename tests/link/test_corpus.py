@@ -6,13 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from generator.enrich.paper import enrich
 from generator.link.corpus import add_mentions
-from generator.model import Origin, Record
-
-
-def papers_from(*abstracts: str):
-    return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]
+from helpers import papers_from
 
 
 def test_a_name_another_paper_introduces_is_a_mention_both_ways():

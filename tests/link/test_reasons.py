@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.enrich.paper import enrich
 from generator.link.corpus import add_related, link
-from generator.model import Origin, Record
-
-
-def papers_from(*abstracts: str):
-    return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]
+from helpers import papers_from
 
 
 def test_related_papers_have_reasons_as_plain_strings():

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.enrich.paper import enrich
 from generator.link.corpus import link
-from generator.model import Origin, Record
-
-
-def papers_from(*abstracts: str):
-    return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]
+from helpers import papers_from
 
 
 def test_no_paper_is_recommended_more_than_ten_times():
