@@ -27,7 +27,11 @@ import train_tags
 from generator.quality.evaluate import derive, load
 
 
-def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[str]:
+def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[dict]:
+    """The `count` papers random.Random(seed) draws from corpus `name`, derived with titles and
+    keywords hidden and tag models fitted without the corpus's venue: per paper its record
+    number, real title, author keywords, abstract, tags, key phrases, and each related paper's
+    record number, real title, abstract and reasons."""
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
@@ -36,16 +40,44 @@ def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) ->
     finally:
         train_tags.use_shipped()
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
-    lines = []
+    out = []
     for i in sorted(random.Random(seed).sample(range(len(records)), min(count, len(records)))):
         paper, record = papers[i], records[i]
-        lines.append(f"== {name} #{i}: {record.title}")
-        lines.append("   keywords: " + "; ".join(record.keywords))
-        lines.append(textwrap.fill(paper.text, 160, initial_indent="   ", subsequent_indent="   "))
-        lines.append("   TAGS: " + " | ".join(paper.tags))
-        lines.append("   key phrases: " + " | ".join(paper.keyphrases))
-        for related in paper.related:
-            lines.append(f"   -> {records[index[related.id]].title}   [{', '.join(related.reasons)}]")
+        related = [
+            {
+                "record": index[r.id],
+                "title": records[index[r.id]].title,
+                "abstract": records[index[r.id]].abstract,
+                "reasons": list(r.reasons),
+            }
+            for r in paper.related
+        ]
+        out.append(
+            {
+                "corpus": name,
+                "record": i,
+                "id": paper.id,
+                "title": record.title,
+                "keywords": list(record.keywords),
+                "abstract": paper.text,
+                "tags": list(paper.tags),
+                "keyphrases": list(paper.keyphrases),
+                "related": related,
+            }
+        )
+    return out
+
+
+def sample(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[str]:
+    lines = []
+    for paper in drawn(corpus_dir, name, seed, count, corpora):
+        lines.append(f"== {name} #{paper['record']}: {paper['title']}")
+        lines.append("   keywords: " + "; ".join(paper["keywords"]))
+        lines.append(textwrap.fill(paper["abstract"], 160, initial_indent="   ", subsequent_indent="   "))
+        lines.append("   TAGS: " + " | ".join(paper["tags"]))
+        lines.append("   key phrases: " + " | ".join(paper["keyphrases"]))
+        for related in paper["related"]:
+            lines.append(f"   -> {related['title']}   [{', '.join(related['reasons'])}]")
     return lines
 
 

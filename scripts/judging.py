@@ -1,0 +1,209 @@
+"""A blind judgement of tags and related papers, repeatable by anyone (issues 15 and 33).
+
+    python scripts/judging.py capture --label before --out before.json [--seed 15] [NAME ...]
+    python scripts/judging.py items before.json after.json --out round1 [--known verdicts.tsv]
+    python scripts/judging.py count verdicts.tsv before.json after.json
+
+The rubric and the whole protocol are in docs/dev/judging.md. In short:
+
+    capture   draws `--count` papers per corpus with random.Random(seed) (scripts/sample_check.py:
+              titles and keywords hidden, tag models fitted without the corpus's venue) and
+              writes every paper's tags and related papers, with the version's `--label`
+    items     makes one item of every distinct tag and related link over all the captures
+              given (an id hashed from the paper and the item, so a tag two versions share is
+              judged once), shuffles each paper's items (seed 33), and writes round/brief.md:
+              for the judge, with no version label, each paper's abstract and author keywords,
+              then its items; and round/items.json (the answer key: which version has which
+              item). With --known, items judged before keep their verdict and are left out, and
+              up to 30 of those verdicts are shown to the judge as calibration
+    count     reads the judge's verdicts (lines `ID ok` or `ID wrong`, as the brief asks) and
+              prints per capture and corpus how many tags and links were judged wrong, with
+              the wrong ones listed; an item without a verdict is reported, not guessed
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import subprocess
+import sys
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+
+import click
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_CORPORA = ("corl2022", "3dv2025", "iclr2017")  # issue 15's draw, none of them tuned on
+SHUFFLE_SEED = 33
+CALIBRATION = 30
+ABSTRACT_START = 300  # characters of a related paper's abstract shown beside its title
+VERDICT = re.compile(r"^\s*([0-9a-f]{10})\s+(ok|wrong)\b", re.IGNORECASE)
+
+
+def item_id(paper_key: str, kind: str, value: str) -> str:
+    """The same item (a tag, or a link to a paper) of the same paper has the same id in every capture."""
+    return hashlib.sha1(f"{paper_key}\0{kind}\0{value.casefold()}".encode()).hexdigest()[:10]
+
+
+def paper_key(paper: dict) -> str:
+    return f"{paper['corpus']}#{paper['record']}"
+
+
+def items_of(capture: dict) -> list[dict]:
+    """Every tag and related link of a capture as an item (id, paper, kind, what is judged)."""
+    out = []
+    for paper in capture["papers"]:
+        key = paper_key(paper)
+        for tag in paper["tags"]:
+            out.append({"id": item_id(key, "tag", tag), "paper": key, "kind": "tag", "tag": tag})
+        for link in paper["related"]:
+            out.append(
+                {
+                    "id": item_id(key, "link", str(link["record"])),
+                    "paper": key,
+                    "kind": "link",
+                    "title": link["title"],
+                    "abstract": link["abstract"][:ABSTRACT_START],
+                }
+            )
+    return out
+
+
+def read_verdicts(path: Path) -> dict[str, str]:
+    verdicts = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = VERDICT.match(line)
+        if match:
+            verdicts[match.group(1)] = match.group(2).lower()
+    return verdicts
+
+
+def brief(papers: dict[str, dict], items: dict[str, list[dict]], calibration: list[tuple[dict, str]]) -> str:
+    """The judge's page: the rubric's one-line form, calibration verdicts, then paper by paper."""
+    lines = [
+        "# Judge these tags and related papers",
+        "",
+        "Rubric (docs/dev/judging.md): a **tag** is wrong when a reader browsing that tag's page",
+        "would not want this paper there (named in passing, too broad to be about it, not a topic, a",
+        "cut phrase). A **link** is wrong when a researcher reading this paper would not suggest the",
+        "other one (they share only a broad field, a word, or a method named in passing).",
+        "",
+        "Answer with one line per item: `ID ok` or `ID wrong`, optionally followed by a short reason.",
+        "",
+    ]
+    if calibration:
+        lines += ["## Verdicts given before (calibration)", ""]
+        for item, verdict in calibration:
+            what = f"tag '{item['tag']}'" if item["kind"] == "tag" else f"link to '{item['title']}'"
+            lines.append(f"- {what} on a paper: {verdict}")
+        lines.append("")
+    for key, paper_items in items.items():
+        paper = papers[key]
+        lines += [f"## Paper {key}", "", f"Author keywords: {'; '.join(paper['keywords']) or '(none)'}", ""]
+        lines += textwrap.wrap(paper["abstract"], 100) + [""]
+        for item in paper_items:
+            if item["kind"] == "tag":
+                lines.append(f"- `{item['id']}` tag: **{item['tag']}**")
+            else:
+                lines.append(f"- `{item['id']}` related: **{item['title']}**: {item['abstract']}...")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+@click.group()
+def main() -> None:
+    """Capture, shuffle and count a blind judgement (docs/dev/judging.md)."""
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--label", required=True, help="The version's name (kept from the judge; used by count).")
+@click.option("--out", "out_path", required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--seed", default=15, show_default=True, type=int)
+@click.option("--count", default=10, show_default=True, type=click.IntRange(1), help="Papers per corpus.")
+def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path, seed: int, count: int) -> None:
+    """Draw papers and write their tags and related papers as this checkout derives them."""
+    import sample_check
+    import train_tags
+
+    corpora = train_tags.keyword_corpora(corpus_dir)
+    papers = [p for name in names or DEFAULT_CORPORA for p in sample_check.drawn(corpus_dir, name, seed, count, corpora)]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    record = {"label": label, "commit": commit, "seed": seed, "count": count, "papers": papers}
+    out_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tags, links = sum(len(p["tags"]) for p in papers), sum(len(p["related"]) for p in papers)
+    click.echo(f"{out_path}: {len(papers)} papers, {tags} tags, {links} links ({label}, {commit or 'no git'})")
+
+
+@main.command()
+@click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--known", type=click.Path(exists=True, path_type=Path, dir_okay=False), help="Verdicts given before (kept).")
+def items(captures: tuple[Path, ...], out_dir: Path, known: Path | None) -> None:
+    """One shuffled item per distinct tag and link of the captures; the judge's brief."""
+    loaded = [json.loads(path.read_text(encoding="utf-8")) for path in captures]
+    verdicts = read_verdicts(known) if known else {}
+    papers: dict[str, dict] = {}
+    every: dict[str, dict] = {}
+    versions: dict[str, list[str]] = defaultdict(list)
+    for capture_ in loaded:
+        for paper in capture_["papers"]:
+            papers.setdefault(paper_key(paper), paper)
+        for item in items_of(capture_):
+            every.setdefault(item["id"], item)
+            versions[item["id"]].append(capture_["label"])
+    shuffler = random.Random(SHUFFLE_SEED)
+    by_paper: dict[str, list[dict]] = defaultdict(list)
+    for item in every.values():
+        if item["id"] not in verdicts:
+            by_paper[item["paper"]].append(item)
+    for paper_items in by_paper.values():
+        shuffler.shuffle(paper_items)
+    order = sorted(by_paper)
+    shuffler.shuffle(order)
+    judged = [(every[i], v) for i, v in sorted(verdicts.items()) if i in every]
+    calibration = shuffler.sample(judged, min(CALIBRATION, len(judged)))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "brief.md").write_text(brief(papers, {k: by_paper[k] for k in order}, calibration), encoding="utf-8")
+    key = {"captures": [str(p) for p in captures], "items": [{**item, "in": versions[item["id"]]} for item in every.values()]}
+    (out_dir / "items.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    new = sum(len(v) for v in by_paper.values())
+    click.echo(f"{out_dir}/brief.md: {new} items to judge on {len(order)} papers ({len(every) - new} judged before)")
+
+
+@main.command()
+@click.argument("verdicts_path", type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
+def count(verdicts_path: Path, captures: tuple[Path, ...]) -> None:
+    """Wrong tags and links per capture and corpus, from the judge's verdicts."""
+    verdicts = read_verdicts(verdicts_path)
+    for path in captures:
+        capture_ = json.loads(path.read_text(encoding="utf-8"))
+        click.echo(f"\n## {capture_['label']} ({capture_.get('commit') or path.name})\n")
+        click.echo("| corpus | tags wrong | links wrong | not judged |\n|---|---|---|---|")
+        rows: dict[str, dict[str, list]] = defaultdict(lambda: {"tag": [], "link": [], "missing": []})
+        for item in items_of(capture_):
+            corpus = item["paper"].split("#")[0]
+            verdict = verdicts.get(item["id"])
+            if verdict is None:
+                rows[corpus]["missing"].append(item)
+            else:
+                rows[corpus][item["kind"]].append((item, verdict == "wrong"))
+        wrong_lists = []
+        for corpus, row in rows.items():
+            tags, links = row["tag"], row["link"]
+            tag_wrong, link_wrong = sum(w for _, w in tags), sum(w for _, w in links)
+            click.echo(f"| {corpus} | {tag_wrong} of {len(tags)} | {link_wrong} of {len(links)} | {len(row['missing'])} |")
+            wrong_lists += [f"- {corpus}: tag '{i['tag']}' ({i['paper']})" for i, w in tags if w]
+            wrong_lists += [f"- {corpus}: link to '{i['title']}' ({i['paper']})" for i, w in links if w]
+        click.echo("\nJudged wrong:\n" + ("\n".join(wrong_lists) or "(none)"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The blind-judgement protocol (scripts/judging.py): items shared by versions are judged once,
+the judge sees no version, and the counts follow the verdicts."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+from click.testing import CliRunner
+
+from helpers import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import judging
+
+
+def capture(label, tags, related):
+    paper = {
+        "corpus": "corl2022",
+        "record": 4,
+        "id": "abc",
+        "title": "Real Title",
+        "keywords": ["grasping"],
+        "abstract": "We learn to grasp objects from few demonstrations.",
+        "tags": tags,
+        "keyphrases": [],
+        "related": [{"record": r, "title": f"Paper {r}", "abstract": f"Abstract of paper {r}.", "reasons": []} for r in related],
+    }
+    return {"label": label, "commit": "0000000", "seed": 15, "count": 1, "papers": [paper]}
+
+
+def write(path, data):
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_items_are_judged_once_blind_and_counted_per_version(tmp_path):
+    before = write(tmp_path / "before.json", capture("before", ["grasping", "evaluation"], [7, 9]))
+    after = write(tmp_path / "after.json", capture("after", ["grasping", "imitation learning"], [7, 11]))
+    runner = CliRunner()
+    made = runner.invoke(judging.main, ["items", before, after, "--out", str(tmp_path / "round")])
+    assert made.exit_code == 0, made.output
+    brief = (tmp_path / "round" / "brief.md").read_text()
+    ids = re.findall(r"`([0-9a-f]{10})`", brief)
+    # 3 distinct tags and 3 distinct links; the shared tag and link appear once.
+    assert len(ids) == len(set(ids)) == 6
+    assert brief.count("**grasping**") == 1 and brief.count("**Paper 7**") == 1
+    assert "before" not in brief and "after" not in brief  # no version label reaches the judge
+    key = {item["id"]: item for item in json.loads((tmp_path / "round" / "items.json").read_text())["items"]}
+    wrong = {i for i, item in key.items() if item.get("tag") == "evaluation" or item.get("title") == "Paper 11"}
+    verdicts = tmp_path / "verdicts.tsv"
+    verdicts.write_text("\n".join(f"{i} {'wrong' if i in wrong else 'ok'} reason" for i in ids) + "\n")
+    counted = runner.invoke(judging.main, ["count", str(verdicts), before, after])
+    assert counted.exit_code == 0, counted.output
+    before_part, after_part = counted.output.split("## after")
+    assert "| corl2022 | 1 of 2 | 0 of 2 | 0 |" in before_part and "tag 'evaluation'" in before_part
+    assert "| corl2022 | 0 of 2 | 1 of 2 | 0 |" in after_part and "link to 'Paper 11'" in after_part
+
+
+def test_known_verdicts_stay_and_calibrate_the_next_judge(tmp_path):
+    before = write(tmp_path / "before.json", capture("before", ["grasping", "evaluation"], [7]))
+    later = write(tmp_path / "later.json", capture("later", ["grasping", "robot manipulation"], [7]))
+    runner = CliRunner()
+    runner.invoke(judging.main, ["items", before, "--out", str(tmp_path / "r1")])
+    first = re.findall(r"`([0-9a-f]{10})`", (tmp_path / "r1" / "brief.md").read_text())
+    known = tmp_path / "known.tsv"
+    known.write_text("\n".join(f"{i} ok" for i in first) + "\n")
+    made = runner.invoke(judging.main, ["items", before, later, "--out", str(tmp_path / "r2"), "--known", str(known)])
+    assert made.exit_code == 0, made.output
+    brief = (tmp_path / "r2" / "brief.md").read_text()
+    assert re.findall(r"`([0-9a-f]{10})`", brief) == [judging.item_id("corl2022#4", "tag", "robot manipulation")]
+    assert "calibration" in brief and "tag 'evaluation' on a paper: ok" in brief
+    # Not judged is said, not guessed.
+    counted = runner.invoke(judging.main, ["count", str(known), later])
+    assert "| corl2022 | 0 of 1 | 0 of 1 | 1 |" in counted.output
