@@ -9,6 +9,7 @@ Run from the repository root (the corpora live beside it, in ../shared/corpus/):
     .venv/bin/python scripts/bench.py --repo /tmp/before                # another checkout (before/after)
     .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 20 s
     .venv/bin/python scripts/bench.py --sizes 2200 --edits 0           # without the `mkdocs serve` step
+    .venv/bin/python scripts/bench.py --sizes 4200 --inputs untitled   # only the seeds' case
 
 Sizes (approximate paper counts; the table shows the real count):
 
@@ -18,6 +19,15 @@ Sizes (approximate paper counts; the table shows the real count):
     12000   the five corpora replicated 3x: the originals plus two variants of every record
             with `-rN` appended to the id, ` (replica N)` to the title, and a short varied
             sentence prefixed to the abstract (so no replica is merged as a duplicate)
+
+Inputs (--inputs; both by default, each size measured with each):
+
+    titled      the corpus records as they are: JSON Lines with real titles, keywords, authors,
+                links and areas
+    untitled    the same abstracts as the seeds arrive: a plain-text file per corpus file, a
+                heading line naming the collection, then one abstract per paragraph; no title,
+                keyword or other field, so every title, name, summary and tag is derived
+                (the case most users start from)
 
 --repo runs another checkout's generator, mkdocs.yml, theme and docs/ with this venv (its
 root goes first on PYTHONPATH and is the working directory), e.g. `git worktree add /tmp/before
@@ -46,8 +56,19 @@ One run at one size does, in order:
                (docs_dir/site_dir pointing into the temporary folder, custom_dir absolute or
                the package's theme with its scripts and styles,
                site_name set to the generated home page's title, as the full build sets it);
-               without the plugin there is no search index either (the plugin builds Pagefind's),
-               so full/bare counts indexing as the generator's overhead
+               with no `plugins:` MkDocs adds its default, `search`, which the Material theme
+               makes Material's search plugin: bare writes Material's one-file search index
+               (search/search_index.json) where full writes Pagefind's. So full/bare is the
+               generator plus the difference between the two indexes (until issue 36 this said
+               bare had no search; it always had Material's)
+    plain      `python -m mkdocs build -f CONFIG` on the same DOCS, where CONFIG is what a user
+               would otherwise write by hand: Material for MkDocs as it comes with its built-in
+               search plugin (one search_index.json), the same nav and Markdown extensions, no
+               package theme, scripts, styles or plugin of this project; the templates the
+               generated pages name (`template: paper.html`) are stand-ins for Material's
+               main.html. It differs from bare by the theme only: Material's page templates
+               instead of the project's (paper pages with their related papers, tags, links).
+               full/plain is what a user of this tool pays over a hand-made Material site
     serve      `python -m mkdocs serve --livereload --dirty` with the checkout's mkdocs.yml, its
                plugin's inputs pointed at copies of INPUTS; after the first build and search index,
                --edits times: a sentence with a new word is appended to one abstract of the first
@@ -86,6 +107,9 @@ then the median is taken):
     full/bare     full s / bare s: the generator's overhead on a build (target <= 1.15 at ~4,200)
     cpu f/b       the same ratio of CPU seconds (the generator's forked workers and Pagefind
                   count; on an idle 2-core machine wall time can be lower than CPU time)
+    plain s       wall time of the plain build (Material and its search, see `plain`)
+    plain MiB     peak RSS of that process
+    full/plain    full s / plain s: what the tool costs over a hand-made Material site
     site MB       total bytes of the full site (every file, shared assets included), 10^6 bytes
     KB/page       mean bytes of a paper page's index.html (shared assets excluded), 10^3 bytes
     max KB        largest paper page's index.html
@@ -178,15 +202,30 @@ import generator.pipeline as pipeline
 stages = [{"stage": "import", "seconds": time.perf_counter() - started, "peak_kib": peak_kib()}]
 
 # Newer pipelines import their stages when a run has work to do: those are wrapped where they live.
-HOMES = {"link": "generator.link.corpus", "glossary": "generator.link.corpus", "render_site": "generator.render.site"}
+# Each name's homes, newest layout first (stage packages, then the flat modules of older checkouts).
+HOMES = {
+    "link": ["generator.link.corpus", "generator.link"],
+    "glossary": ["generator.link.corpus", "generator.link"],
+    "render_site": ["generator.render.site", "generator.render"],
+}
+
+def home_of(name):
+    if callable(getattr(pipeline, name, None)):
+        return pipeline
+    for module_name in HOMES.get(name, []):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if callable(getattr(module, name, None)):
+            return module
+    return None
 
 def wrap(name, label):
-    module = pipeline
-    if not callable(getattr(module, name, None)) and name in HOMES:
-        module = importlib.import_module(HOMES[name])
-    function = getattr(module, name, None)
-    if not callable(function):
+    module = home_of(name)
+    if module is None:
         return
+    function = getattr(module, name)
     def timed(*args, **kwargs):
         reset_peak()
         began = time.perf_counter()
@@ -311,6 +350,7 @@ class Project:
     """The checkout under test: its generator package (with its theme), mkdocs.yml and docs/."""
 
     root: Path
+    metadata: Path | None = None  # a folder with the checkout's own plugin entry point (plugin_metadata)
 
     @property
     def config(self) -> Path:
@@ -322,8 +362,31 @@ class Project:
 
     def env(self) -> dict[str, str]:
         # Its own generator package first, ahead of the editable install in the venv.
-        path = os.pathsep.join(filter(None, [str(self.root), os.environ.get("PYTHONPATH")]))
+        folders = [str(self.root), str(self.metadata) if self.metadata else None, os.environ.get("PYTHONPATH")]
+        path = os.pathsep.join(filter(None, folders))
         return {**os.environ, "PYTHONPATH": path, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def plugin_metadata(root: Path, folder: Path) -> Path | None:
+    """A distribution's metadata naming the checkout's own MkDocs plugin entry point, when it
+    differs from the installed one (a checkout from before the plugin moved): MkDocs finds plugins
+    by entry point, and the first distribution of a name on sys.path (PYTHONPATH comes first) wins."""
+    import tomllib
+    from importlib import metadata
+
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = project.get("entry-points", {}).get("mkdocs.plugins", {})
+    installed = {
+        entry.name: entry.value for entry in metadata.distribution(project["name"]).entry_points if entry.group == "mkdocs.plugins"
+    }
+    if not wanted or wanted == installed:
+        return None
+    info = folder / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n", encoding="utf-8")
+    lines = ["[mkdocs.plugins]", *(f"{name} = {value}" for name, value in wanted.items())]
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
 
 
 def run(command: list[str], logs: Path, name: str, project: Project) -> Proc:
@@ -360,8 +423,37 @@ def read_jsonl(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def prepare_inputs(size: int, corpus: Path, folder: Path) -> list[Path]:
-    """The input files for one size; files under `folder` are written once and reused."""
+INPUT_KINDS = ("titled", "untitled")
+
+
+def prepare_inputs(size: int, corpus: Path, folder: Path, kind: str = "titled") -> list[Path]:
+    """The input files for one size and kind; files under `folder` are written once and reused.
+    `titled`: the corpus records as they are (JSON Lines with titles, keywords, authors...).
+    `untitled`: the same abstracts as the seeds arrive, plain text (untitled_text)."""
+    titled = titled_inputs(size, corpus, folder)
+    if kind == "titled":
+        return titled
+    paths = []
+    for path in titled:
+        target = folder / "untitled" / f"{path.stem}.txt"
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(untitled_text(path), encoding="utf-8")
+        paths.append(target)
+    return paths
+
+
+def untitled_text(path: Path) -> str:
+    """A JSON Lines file of records in the seeds' format: a heading line naming the collection
+    (as the generator names the file's), then each abstract as a paragraph of one line. Titles,
+    keywords, authors, links and areas are gone: every title, name, summary and tag is derived."""
+    from generator.sources.readers import collection_from_stem
+
+    abstracts = [" ".join(json.loads(line)["abstract"].split()) for line in read_jsonl(path)]
+    return "\n\n".join([collection_from_stem(path.stem), *abstracts]) + "\n"
+
+
+def titled_inputs(size: int, corpus: Path, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     if size == 40:
         # Same file name as the corpus file, so the collection keeps its name.
@@ -671,6 +763,20 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     }
     result["full_over_bare"] = full.seconds / bare.seconds
     result["full_over_bare_cpu"] = full.cpu_seconds / bare.cpu_seconds
+
+    plain_site = work / "site-plain"
+    config = work / "mkdocs-plain.yml"
+    config.write_text(
+        plain_config(project, docs, plain_site, site_title(docs), page_templates(docs, work / "plain-templates")), encoding="utf-8"
+    )
+    plain = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "plain", project)
+    result["plain"] = {
+        "seconds": plain.seconds,
+        "cpu_seconds": plain.cpu_seconds,
+        "peak_rss_mib": plain.peak_rss_mib,
+        **site_metrics(plain_site),
+    }
+    result["full_over_plain"] = full.seconds / plain.seconds
     if serve_edits:
         result["serve"] = edit_to_served(project, inputs, work / "serve", logs, serve_edits)
     return result
@@ -691,14 +797,30 @@ def settle() -> None:
         time.sleep(max(0.0, _deleted_at + RECENTLY_DELETED_SECONDS - time.monotonic()))
 
 
-def edit_record(path: Path, index: int, marker: str) -> str:
-    """Append a sentence with `marker` to the abstract of record `index` (JSON Lines); its id."""
+def edit_record(path: Path, index: int, marker: str) -> None:
+    """Append a sentence with `marker` to the abstract of record `index` (0-based) of a JSON Lines
+    file or of a plain-text one as untitled_text writes them (a heading, then one line each)."""
+    sentence = f" We also report {marker} results."
+    if path.suffix == ".txt":
+        paragraphs = path.read_text(encoding="utf-8").rstrip("\n").split("\n\n")
+        paragraphs[index + 1] = paragraphs[index + 1].rstrip() + sentence
+        path.write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
+        return
     lines = path.read_text(encoding="utf-8").splitlines()
     record = json.loads(lines[index])
-    record["abstract"] = f"{record['abstract'].rstrip()} We also report {marker} results."
+    record["abstract"] = record["abstract"].rstrip() + sentence
     lines[index] = json.dumps(record, ensure_ascii=False)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(record.get("id"))
+
+
+def page_of_record(docs: Path, path: Path, index: int) -> str:
+    """The site path of the paper made from record `index` (0-based) of input `path`, from papers.json."""
+    papers = json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]
+    for paper in papers:
+        source = paper["source"]
+        if Path(source["file"]).name == path.name and source["record"] == index + 1:
+            return paper["url"]
+    raise StepFailed(f"no paper of {path.name} record {index + 1} in papers.json")
 
 
 def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path]) -> str:
@@ -709,9 +831,42 @@ def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path]) -
     block = re.sub(r"^(\s+inputs:).*$", lambda m: f"{m.group(1)} {json.dumps([str(p) for p in inputs])}", block, flags=re.M)
     theme = next((project.root / t for t in PACKAGE_THEMES if (project.root / t).is_dir()), project.root / PACKAGE_THEMES[0])
     if theme.is_dir():  # the plugin adds the theme and its assets itself
-        text = re.sub(r"^  custom_dir: .*\n", "", text, count=1, flags=re.M)
-        text = re.sub(r"^extra_(javascript|css):\n(  - .*\n)*", "", text, flags=re.M)
+        text = without_package_theme(text)
     return text + block
+
+
+def without_package_theme(config: str) -> str:
+    """bare_config's text without the package's theme (custom_dir) and its scripts and styles."""
+    config = re.sub(r"^  custom_dir: .*\n", "", config, count=1, flags=re.M)
+    return re.sub(r"^extra_(javascript|css):\n(  - .*\n)*", "", config, flags=re.M)
+
+
+def plain_config(project: Project, docs: Path, site: Path, name: str | None, templates: Path) -> str:
+    """The build a user would otherwise make by hand: Material for MkDocs as it comes, with its
+    built-in search plugin, on the same Markdown, nav and Markdown extensions (the checkout's
+    mkdocs.yml without the plugin, the package's theme and its assets). `templates`: a custom_dir
+    where each template the generated pages name (`template: paper.html`) is Material's main.html."""
+    text = without_package_theme(bare_config(project, docs, site, name))
+    text = re.sub(r"^(theme:\n)", lambda m: f"{m.group(1)}  custom_dir: {json.dumps(str(templates))}\n", text, count=1, flags=re.M)
+    return text + "plugins:\n  - search\n"
+
+
+def page_templates(docs: Path, folder: Path) -> Path:
+    """`folder` with a template for every one the Markdown under `docs` names in its front
+    matter, each only Material's main.html, so that a plain Material build renders every page."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = set()
+    for page in docs.rglob("*.md"):
+        with page.open(encoding="utf-8") as handle:
+            head = handle.read(400)
+        match = re.search(r"^template:\s*['\"]?([\w./-]+?)['\"]?\s*$", head.split("\n---", 1)[0], re.M)
+        if head.startswith("---") and match:
+            names.add(match.group(1))
+    for name in names:
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text('{% extends "main.html" %}\n', encoding="utf-8")
+    return folder
 
 
 def fetch(url: str) -> str:
@@ -773,9 +928,7 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
                 raise StepFailed(f"serve: no site at {base}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-15:]))
             time.sleep(0.2)
         target = inputs[0]
-        record_id = json.loads(target.read_text(encoding="utf-8").splitlines()[7]).get("id")
-        papers = json.loads((docs / "papers.json").read_text(encoding="utf-8"))["papers"]
-        url = base + next(p["url"] for p in papers if p["source"]["id"] == record_id)
+        url = base + page_of_record(docs, target, 7)
         seconds, cpu = [], []
         for number in range(edits):
             marker = f"benchedit{number}q{os.getpid()}"
@@ -847,6 +1000,9 @@ COLUMNS = [
     ("bare MiB", ("bare", "peak_rss_mib"), "{:.0f}", 1),
     ("full/bare", ("full_over_bare",), "{:.2f}", 1),
     ("cpu f/b", ("full_over_bare_cpu",), "{:.2f}", 1),
+    ("plain s", ("plain", "seconds"), "{:.1f}", 1),
+    ("plain MiB", ("plain", "peak_rss_mib"), "{:.0f}", 1),
+    ("full/plain", ("full_over_plain",), "{:.2f}", 1),
     ("site MB", ("full", "site_bytes"), "{:.1f}", 1e-6),
     ("KB/page", ("full", "paper_html_mean_bytes"), "{:.1f}", 1e-3),
     ("max KB", ("full", "paper_html_max_bytes"), "{:.1f}", 1e-3),
@@ -882,20 +1038,31 @@ def table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def main_table(results: dict[int, dict]) -> str:
-    rows = [["size"] + [header for header, *_ in COLUMNS]]
-    for size, outcome in results.items():
+def result_key(size: int, kind: str) -> str:
+    """A result's key in the JSON: the size for titled input (as before untitled input was
+    measured, so old and new files compare), `SIZE-untitled` for the other."""
+    return str(size) if kind == "titled" else f"{size}-{kind}"
+
+
+def row_label(key: str) -> list[str]:
+    size, _, kind = key.partition("-")
+    return [size, kind or "titled"]
+
+
+def main_table(results: dict[str, dict]) -> str:
+    rows = [["size", "input"] + [header for header, *_ in COLUMNS]]
+    for key, outcome in results.items():
         if "error" in outcome:
-            rows.append([str(size)] + ["error"] + [""] * (len(COLUMNS) - 1))
+            rows.append(row_label(key) + ["error"] + [""] * (len(COLUMNS) - 1))
             continue
         medians = outcome["median"]
         rows.append(
-            [str(size)] + ["-" if medians[header] is None else fmt.format(medians[header] * scale) for header, _, fmt, scale in COLUMNS]
+            row_label(key) + ["-" if medians[header] is None else fmt.format(medians[header] * scale) for header, _, fmt, scale in COLUMNS]
         )
     return table(rows)
 
 
-def stage_table(results: dict[int, dict]) -> str:
+def stage_table(results: dict[str, dict]) -> str:
     names: list[str] = []
     for outcome in results.values():
         for name in outcome.get("median", {}).get("stages", {}):
@@ -903,15 +1070,23 @@ def stage_table(results: dict[int, dict]) -> str:
                 names.append(name)
     if not names:
         return ""
-    rows = [["size"] + [f"{n} s" for n in names] + [f"{n} MiB" for n in names]]
-    for size, outcome in results.items():
+    rows = [["size", "input"] + [f"{n} s" for n in names] + [f"{n} MiB" for n in names]]
+    for key, outcome in results.items():
         stages = outcome.get("median", {}).get("stages", {})
         rows.append(
-            [str(size)]
+            row_label(key)
             + [f"{stages[n]['seconds']:.2f}" if n in stages else "-" for n in names]
             + [f"{stages[n]['peak_rss_mib']:.0f}" if n in stages else "-" for n in names]
         )
     return table(rows)
+
+
+def parse_kinds(text: str) -> list[str]:
+    kinds = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [kind for kind in kinds if kind not in INPUT_KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"input {', '.join(unknown) or text!r}: choose from {', '.join(INPUT_KINDS)}")
+    return kinds
 
 
 def reference_seconds(rounds: int = 5) -> float:
@@ -950,6 +1125,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=parse_sizes, default=list(SIZES), help="comma-separated, from 40,2200,4200,12000 (default: all)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size; the table shows medians (default: 3)")
+    parser.add_argument(
+        "--inputs",
+        type=parse_kinds,
+        default=list(INPUT_KINDS),
+        help="comma-separated: titled (the corpus records), untitled (their abstracts as plain text, as the seeds arrive); default: both",
+    )
     parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
     parser.add_argument(
@@ -974,20 +1155,23 @@ def main() -> int:
     load_before = os.getloadavg()
     reference_before = reference_seconds()
     temporary = Path(tempfile.mkdtemp(prefix="abstracts-bench-"))
-    results: dict[int, dict] = {}
+    project = Project(project.root, plugin_metadata(project.root, temporary / "metadata"))
+    results: dict[str, dict] = {}
     try:
         for size in args.sizes:
-            inputs = prepare_inputs(size, args.corpus, temporary / "inputs" / str(size))
-            runs = []
-            try:
-                for number in range(1, args.repeat + 1):
-                    print(f"size {size}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
-                    runs.append(one_run(project, inputs, temporary / f"run-{size}-{number}", args.related, args.edits))
-            except StepFailed as failure:
-                print(f"size {size}: {failure}", file=sys.stderr)
-                results[size] = {"error": str(failure), "runs": runs}
-                continue
-            results[size] = {"inputs": [str(p) for p in inputs], "median": summarise(runs), "runs": runs}
+            for kind in args.inputs:
+                key = result_key(size, kind)
+                inputs = prepare_inputs(size, args.corpus, temporary / "inputs" / str(size), kind)
+                runs = []
+                try:
+                    for number in range(1, args.repeat + 1):
+                        print(f"size {size}, {kind}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
+                        runs.append(one_run(project, inputs, temporary / f"run-{key}-{number}", args.related, args.edits))
+                except StepFailed as failure:
+                    print(f"size {size}, {kind}: {failure}", file=sys.stderr)
+                    results[key] = {"error": str(failure), "runs": runs}
+                    continue
+                results[key] = {"inputs": [str(p) for p in inputs], "median": summarise(runs), "runs": runs}
     finally:
         if args.keep:
             print(f"kept {temporary}", file=sys.stderr)
@@ -1007,7 +1191,7 @@ def main() -> int:
     if stages:
         print("\nGenerator stages (in-process; peak RSS during each stage):\n")
         print(stages)
-    differing = [str(s) for s, o in results.items() if "median" in o and not o["median"]["same_markdown"]]
+    differing = [key for key, o in results.items() if "median" in o and not o["median"]["same_markdown"]]
     if differing:
         print(f"\nnote: `generate` and the build's plugin wrote different Markdown at size(s) {', '.join(differing)}")
     if args.json:
@@ -1026,11 +1210,12 @@ def main() -> int:
                     "settings": {
                         "repo": str(project.root),
                         "sizes": args.sizes,
+                        "inputs": args.inputs,
                         "repeat": args.repeat,
                         "related": args.related,
                         "corpus": str(args.corpus),
                     },
-                    "results": {str(size): outcome for size, outcome in results.items()},
+                    "results": results,
                 },
                 indent=2,
             )
