@@ -328,6 +328,24 @@ def keyword_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
     ]
 
 
+def occurrences(haystack: Sequence[str], needle: Sequence[str]) -> int:
+    """How often `needle` occurs in `haystack` as a contiguous run of whole tokens."""
+    n = len(needle)
+    return sum(1 for i in range(len(haystack) - n + 1) if tuple(haystack[i : i + n]) == tuple(needle)) if n else 0
+
+
+def broad_once(paper: Paper) -> bool:
+    """The paper carries a broad tag (one word: 'evaluation', 'optimization', 'sampling') that
+    its abstract names at most once: named in passing, most likely, not what it is about
+    (issue 33). Given keywords do not count."""
+    abstract = term_tokens(paper.text)
+    for tag in paper.tags:
+        key = term_tokens(tag)
+        if len(key) == 1 and tag not in paper.given_tags and occurrences(abstract, key) <= 1:
+            return True
+    return False
+
+
 def tag_health(papers: Sequence[Paper]) -> list[Metric]:
     counts = [len(p.tags) for p in papers]
     usage = Counter(tag for p in papers for tag in dict.fromkeys(p.tags))
@@ -340,6 +358,7 @@ def tag_health(papers: Sequence[Paper]) -> list[Metric]:
         Metric("distinct_tags", "distinct tags", len(usage), "count"),
         Metric("papers_per_tag", "papers per tag (mean)", sum(usage.values()) / len(usage) if usage else None, "mean"),
         Metric("singleton_tags", "tags used by one paper only", _share([c == 1 for c in usage.values()])),
+        Metric("broad_once", "papers with a one-word tag named at most once", _share([broad_once(p) for p in papers])),
         Metric("largest_tag_share", "largest tag's share of papers", largest / n if n else None),
         Metric("largest_tag", "largest tag", largest_tag, "text"),
         *(

@@ -130,7 +130,10 @@ def test_keyword_kind_tells_author_keywords_from_area_labels():
 
 
 def test_tag_health_by_hand():
-    papers = [SimpleNamespace(tags=("a", "b", "c")), SimpleNamespace(tags=("a", "d", "e")), SimpleNamespace(tags=("a",))]
+    def paper(*tags, text="a b c d e, and a again", given=()):
+        return SimpleNamespace(tags=tags, text=text, given_tags=given)
+
+    papers = [paper("a", "b", "c"), paper("a", "d", "e"), paper("a")]
     health = {m.key: m.value for m in tag_health(papers)}
     assert health["mean_tags"] == pytest.approx(7 / 3)
     assert health["min_tags"] == 1
@@ -139,6 +142,9 @@ def test_tag_health_by_hand():
     assert health["papers_per_tag"] == pytest.approx(7 / 5)
     assert health["singleton_tags"] == pytest.approx(4 / 5)  # b, c, d, e
     assert health["largest_tag_share"] == 1.0 and health["largest_tag"] == "a"
+    # A one-word tag the abstract names at most once ('b' on the first, 'd' on the second); 'a' is named twice.
+    assert health["broad_once"] == pytest.approx(2 / 3)
+    assert {m.key: m.value for m in tag_health([paper("b", given=("b",)), paper("a")])}["broad_once"] == 0.0
     common = [m for m in tag_health(papers) if m.key.startswith("common_tag_")]
     assert [m.label.split(": ")[1] for m in common] == ["a", "b", "c", "d", "e"]  # by count, then name
     assert [m.value for m in common] == pytest.approx([1.0, 1 / 3, 1 / 3, 1 / 3, 1 / 3])
