@@ -752,34 +752,27 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     result["same_markdown"] = markdown_identical(docs, full_docs)
 
     stage_hand_written(project.docs, docs)
-    config = work / "mkdocs-bare.yml"
-    config.write_text(bare_config(project, docs, bare_site, site_title(docs)), encoding="utf-8")
-    bare = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "bare", project)
-    result["bare"] = {
-        "seconds": bare.seconds,
-        "cpu_seconds": bare.cpu_seconds,
-        "peak_rss_mib": bare.peak_rss_mib,
-        **site_metrics(bare_site),
-    }
-    result["full_over_bare"] = full.seconds / bare.seconds
-    result["full_over_bare_cpu"] = full.cpu_seconds / bare.cpu_seconds
-
-    plain_site = work / "site-plain"
-    config = work / "mkdocs-plain.yml"
-    config.write_text(
-        plain_config(project, docs, plain_site, site_title(docs), page_templates(docs, work / "plain-templates")), encoding="utf-8"
+    result["bare"] = mkdocs_build(
+        project, work / "mkdocs-bare.yml", bare_config(project, docs, bare_site, site_title(docs)), bare_site, logs, "bare"
     )
-    plain = run([python, "-m", "mkdocs", "build", "-f", str(config)], logs, "plain", project)
-    result["plain"] = {
-        "seconds": plain.seconds,
-        "cpu_seconds": plain.cpu_seconds,
-        "peak_rss_mib": plain.peak_rss_mib,
-        **site_metrics(plain_site),
-    }
-    result["full_over_plain"] = full.seconds / plain.seconds
+    result["full_over_bare"] = full.seconds / result["bare"]["seconds"]
+    result["full_over_bare_cpu"] = full.cpu_seconds / result["bare"]["cpu_seconds"]
+
+    plain_site, templates = work / "site-plain", page_templates(docs, work / "plain-templates")
+    result["plain"] = mkdocs_build(
+        project, work / "mkdocs-plain.yml", plain_config(project, docs, plain_site, site_title(docs), templates), logs, "plain"
+    )
+    result["full_over_plain"] = full.seconds / result["plain"]["seconds"]
     if serve_edits:
         result["serve"] = edit_to_served(project, inputs, work / "serve", logs, serve_edits)
     return result
+
+
+def mkdocs_build(project: Project, config: Path, text: str, site: Path, logs: Path, name: str) -> dict:
+    """`mkdocs build -f config` (written with `text`, building `site`): its time, memory and the site it made."""
+    config.write_text(text, encoding="utf-8")
+    built = run([sys.executable, "-m", "mkdocs", "build", "-f", str(config)], logs, name, project)
+    return {"seconds": built.seconds, "cpu_seconds": built.cpu_seconds, "peak_rss_mib": built.peak_rss_mib, **site_metrics(site)}
 
 
 # ---- edit to served ---------------------------------------------------------------------------
