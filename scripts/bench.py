@@ -760,7 +760,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
 
     plain_site, templates = work / "site-plain", page_templates(docs, work / "plain-templates")
     result["plain"] = mkdocs_build(
-        project, work / "mkdocs-plain.yml", plain_config(project, docs, plain_site, site_title(docs), templates), logs, "plain"
+        project, work / "mkdocs-plain.yml", plain_config(project, docs, plain_site, site_title(docs), templates), plain_site, logs, "plain"
     )
     result["full_over_plain"] = full.seconds / result["plain"]["seconds"]
     if serve_edits:
