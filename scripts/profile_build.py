@@ -10,8 +10,8 @@ Four tables, each from its own fresh process on the same input files:
                   pipeline.generate times them
     derivations   the generator once more in one process (ABSTRACTS_WORKERS=1, so that the
                   profiler sees all of the work) under cProfile: the CPU seconds of each
-                  function the passes call directly (pipeline.load, enrich.paper._paper for each
-                  paper, link.corpus.link, render.site.render_site, ...), largest first, and the
+                  function the passes call directly (pipeline.load, enrich.paper.enrich_batch,
+                  link.corpus.link, render.site.render_site, ...), largest first, and the
                   functions with the most time of their own (libraries included). cProfile
                   slows pure-Python code more than C code: read the shares, not the seconds
     build         `mkdocs build` of the full site (the abstracts plugin: generator, Pagefind),
@@ -159,7 +159,6 @@ print(json.dumps({"seconds": total, "phases": phases, "hooks": hooks, "timeline"
 HUBS = (
     ("read+enrich", "generator/pipeline.py", "load"),
     ("read+enrich", "generator/enrich/paper.py", "enrich_batch"),
-    ("read+enrich", "generator/enrich/paper.py", "_paper"),
     ("link", "generator/link/corpus.py", "link"),
     ("link", "generator/link/corpus.py", "add_related"),
     ("render", "generator/render/site.py", "render_site"),
@@ -183,11 +182,15 @@ def short(function: tuple[str, int, str]) -> str:
     return f"{'.'.join(parts)}:{name}"
 
 
-def derivation_rows(stats: pstats.Stats, share_floor: float) -> tuple[float, list[list[str]]]:
+def run_seconds(stats: pstats.Stats) -> float:
+    """The profiled run's CPU seconds: the largest cumulative time of any function in it."""
+    return max(row[3] for row in stats.stats.values())  # type: ignore[attr-defined]
+
+
+def derivation_rows(stats: pstats.Stats, total: float, share_floor: float) -> list[list[str]]:
     """Rows (pass, hub, callee, CPU s, share) of every hub's direct callees above `share_floor`
-    of the whole run, and the run's total CPU seconds."""
+    of the whole run (`total` CPU seconds)."""
     table = stats.stats  # type: ignore[attr-defined]
-    total = max(row[3] for row in table.values())
     rows = []
     for stage, ending, name in HUBS:
         hub = next((key for key in table if key[0].endswith(ending) and key[2] == name), None)
@@ -197,7 +200,7 @@ def derivation_rows(stats: pstats.Stats, share_floor: float) -> tuple[float, lis
         for seconds, callee in callees:
             if seconds / total >= share_floor:
                 rows.append([stage, short(hub), short(callee), f"{seconds:.2f}", f"{seconds / total:.1%}"])
-    return total, rows
+    return rows
 
 
 def direct_callees(table: dict, caller: tuple) -> list[tuple[float, tuple]]:
@@ -215,9 +218,8 @@ def direct_callees(table: dict, caller: tuple) -> list[tuple[float, tuple]]:
     return out
 
 
-def own_time_rows(stats: pstats.Stats, count: int) -> list[list[str]]:
+def own_time_rows(stats: pstats.Stats, total: float, count: int) -> list[list[str]]:
     table = stats.stats  # type: ignore[attr-defined]
-    total = max(row[3] for row in table.values())
     ranked = sorted(table.items(), key=lambda item: item[1][2], reverse=True)[:count]
     return [[short(key), f"{row[1]}", f"{row[2]:.2f}", f"{row[2] / total:.1%}"] for key, row in ranked]
 
@@ -291,8 +293,7 @@ def main() -> int:
 
         bench.settle()
         profile = work / "generator.prof"
-        inline = bench.Project(project.root)
-        environment = {**inline.env(), "ABSTRACTS_WORKERS": "1"}
+        environment = {**project.env(), "ABSTRACTS_WORKERS": "1"}
         subprocess.run(
             [
                 python,
@@ -306,23 +307,24 @@ def main() -> int:
             cwd=project.root,
         )
         stats = pstats.Stats(str(profile))
-        total, derivations = derivation_rows(stats, args.floor)
-        own = own_time_rows(stats, args.top)
+        total = run_seconds(stats)
+        derivations = derivation_rows(stats, total, args.floor)
+        own = own_time_rows(stats, total, args.top)
 
         docs = work / "docs"
         docs.mkdir()
         bench.stage_hand_written(project.docs, docs)
+        # Each config made just before its build: plain's stand-in templates are those the
+        # Markdown the full build wrote names.
         configs = {
-            "full": bench.serve_config(project, docs, work / "site-full", inputs),
-            "bare": bench.bare_config(project, docs, work / "site-bare", None),
-            "plain": None,  # made once the full build has written the Markdown
+            "full": lambda: bench.serve_config(project, docs, work / "site-full", inputs),
+            "bare": lambda: bench.bare_config(project, docs, work / "site-bare", None),
+            "plain": lambda: bench.plain_config(project, docs, work / "site-plain", None, bench.page_templates(docs, work / "templates")),
         }
         builds = {}
-        for name in configs:
-            if name == "plain":
-                configs[name] = bench.plain_config(project, docs, work / "site-plain", None, bench.page_templates(docs, work / "templates"))
+        for name, make in configs.items():
             config = work / f"mkdocs-{name}.yml"
-            config.write_text(configs[name] or "", encoding="utf-8")
+            config.write_text(make(), encoding="utf-8")
             proc = bench.run([python, "-c", BUILD_PROBE, str(config)], logs, f"build-{name}", project)
             builds[name] = json.loads(proc.stdout.strip().splitlines()[-1])
     finally:
