@@ -119,8 +119,9 @@ def sample():
 # Every process started here is known from its start, however short its life; the sampler adds
 # its CPU seconds.
 def register(pid, command):
+    # The sampler may have seen the child first, before its exec, still with this process's command.
     now = time.perf_counter() - began
-    seen.setdefault(pid, [now, now, 0.0, command[:120], os.getpid()])
+    seen.setdefault(pid, [now, now, 0.0, "", os.getpid()])[3] = command[:120]
 
 import subprocess
 _popen_init = subprocess.Popen.__init__
