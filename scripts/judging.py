@@ -145,7 +145,8 @@ def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path
 @click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--known", type=click.Path(exists=True, path_type=Path, dir_okay=False), help="Verdicts given before (kept).")
-def items(captures: tuple[Path, ...], out_dir: Path, known: Path | None) -> None:
+@click.option("--only", type=click.Choice(["tag", "link"]), help="Judge only tags, or only links (the rest counts as not judged).")
+def items(captures: tuple[Path, ...], out_dir: Path, known: Path | None, only: str | None) -> None:
     """One shuffled item per distinct tag and link of the captures; the judge's brief."""
     loaded = [json.loads(path.read_text(encoding="utf-8")) for path in captures]
     verdicts = read_verdicts(known) if known else {}
@@ -156,6 +157,8 @@ def items(captures: tuple[Path, ...], out_dir: Path, known: Path | None) -> None
         for paper in capture_["papers"]:
             papers.setdefault(paper_key(paper), paper)
         for item in items_of(capture_):
+            if only and item["kind"] != only:
+                continue
             every.setdefault(item["id"], item)
             versions[item["id"]].append(capture_["label"])
     shuffler = random.Random(SHUFFLE_SEED)

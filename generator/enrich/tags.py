@@ -6,6 +6,9 @@
    the papers about it (`drop_dominant_tags`).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
    is filled up from its key phrases (`filled_up`).
+4. Over the collection again (link): a derived tag that no other paper carries groups nothing;
+   it becomes one of the paper's key phrases, and a paper left short of MIN_TAGS joins the
+   groups its key phrases name (`grouping_tags`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
 are decision 0006.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from generator.context import Kept, made
 from generator.enrich.tagevidence import tag_model
@@ -110,3 +114,44 @@ def filled_up(
                 phrase = display[key]
                 result.append(phrase.lower() if phrase.islower() else phrase)
     return tuple(result[:MAX_TAGS])
+
+
+MIN_TAG_PAPERS = 2  # a derived tag on fewer papers groups nothing: it is a key phrase instead
+
+
+def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6) -> list[Paper]:
+    """Tags that group papers. A derived tag carried by fewer than MIN_TAG_PAPERS papers of the
+    collection is dropped from the paper's tags and kept among its key phrases (first, as the
+    likeliest; at most `max_keyphrases`); given keywords stay tags whatever their spread. A paper
+    left with fewer than MIN_TAGS tags then takes, from its key phrases in order, those that are
+    another paper's tag: it joins groups that exist, and makes no new lone tag. Two right tags
+    rather than three with one wrong (issue 33)."""
+    counts = Counter(tag for paper in papers for tag in dict.fromkeys(paper.tags))
+    lone = {tag for tag, count in counts.items() if count < MIN_TAG_PAPERS}
+    groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
+    result = []
+    for paper in papers:
+        drop = [tag for tag in paper.tags if tag in lone and tag not in paper.given_tags]
+        if not drop and len(paper.tags) >= MIN_TAGS:
+            result.append(paper)
+            continue
+        tags = [tag for tag in paper.tags if tag not in drop]
+        keys = {normalise_term(tag) for tag in tags}
+        for phrase in paper.keyphrases:
+            if len(tags) >= MIN_TAGS:
+                break
+            key = normalise_term(phrase)
+            if key in groups and not any(key in other or other in key for other in keys):
+                tags.append(groups[key])
+                keys.add(key)
+        phrases = list(paper.keyphrases)
+        for tag in reversed(drop):
+            key = normalise_term(tag)
+            if not any(key == normalise_term(p) for p in phrases):
+                phrases.insert(0, tag)
+        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases[:max_keyphrases])}
+        if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
+            result.append(paper)
+            continue
+        result.append(made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
+    return result

@@ -18,7 +18,7 @@ import numpy as np
 from generator.context import INLINE, Kept, Memo, Pending, RunContext, made
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
-from generator.enrich.tags import drop_dominant_tags, filled_up
+from generator.enrich.tags import drop_dominant_tags, filled_up, grouping_tags
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
@@ -294,6 +294,7 @@ def add_related(
     names: list[dict[str, str]] | None = None,
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
+    found_by: list[Paper] | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
     With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
@@ -301,13 +302,16 @@ def add_related(
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
     with, when worked out already (`_from_texts`). `neighbours_found(papers, lists, words)` is called
     once each paper's related papers are known (indices, cosines), before their reasons, with the
-    word TF-IDF rows they were found by (the topic map groups regions on them)."""
+    word TF-IDF rows they were found by (the topic map groups regions on them). `found_by`: the
+    same papers as their tags and key phrases were before a later change (`link`), whose documents
+    and topics find the related papers; by default `papers`."""
     if len(papers) < 2 or count <= 0:
         return papers
     memo, kept = context.memo("reasons"), context.kept
-    documents = _per_paper(document, papers, kept)
+    similar_papers = papers if found_by is None else found_by
+    documents = _per_paper(document, similar_papers, kept)
     words = vectors(documents, memo, heads)
-    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words)
+    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, similar_papers, kept), context, words)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
     del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)
@@ -497,9 +501,12 @@ def link(
         papers = unique_titles(papers, kept)
         sites, names, heads = None, None, None
     papers = add_mentions(papers, kept, sites)
+    # Tags that group papers (enrich.tags.grouping_tags). Related papers are found by the tags as
+    # derived, so that grouping them leaves the related papers as they were (issue 33).
+    grouped = grouping_tags(papers, kept, MAX_KEYPHRASES)
     if titled is not None:
-        titled(papers)
-    return add_related(papers, related_count, context, names, heads, neighbours_found)
+        titled(grouped)
+    return add_related(grouped, related_count, context, names, heads, neighbours_found, found_by=papers)
 
 
 def _waited(later: Pending, waiting: Callable[[], None] | None):

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, drop_dominant_tags, filled_up
+from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, drop_dominant_tags, filled_up, grouping_tags
 from helpers import papers_from
 
 
@@ -74,3 +74,47 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     result = drop_dominant_tags(made)
     has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
     assert has == kept_where
+
+
+def _paper(base, i, tags, keyphrases=(), given=()):
+    return replace(base, id=f"p{i}", tags=tuple(tags), keyphrases=tuple(keyphrases), given_tags=tuple(given))
+
+
+def test_a_derived_tag_no_other_paper_carries_becomes_a_key_phrase():
+    # A tag page that would list one paper groups nothing (issue 33): the term stays on the page.
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["graph learning", "anomaly detection", "image background"], ["message passing", "graph anomaly"]),
+        _paper(base, 1, ["graph learning", "anomaly detection", "robotics"], ["robot arms"]),
+    ]
+    result = grouping_tags(papers)
+    assert result[0].tags == ("graph learning", "anomaly detection")
+    assert result[0].keyphrases == ("image background", "message passing", "graph anomaly")
+    assert result[1].tags == ("graph learning", "anomaly detection")
+    assert "robotics" in result[1].keyphrases
+
+
+def test_a_given_keyword_stays_a_tag_on_one_paper():
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [_paper(base, 0, ["my own keyword", "a", "b"], given=["my own keyword"]), _paper(base, 1, ["a", "b", "c"])]
+    assert grouping_tags(papers)[0].tags == ("my own keyword", "a", "b")
+    assert grouping_tags(papers)[1].tags == ("a", "b")
+
+
+def test_a_paper_short_of_tags_joins_the_groups_its_key_phrases_name():
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["graph learning", "message passing"]),
+        _paper(base, 1, ["graph learning", "message passing"]),
+        _paper(base, 2, ["graph learning"], ["Message Passing", "graph learning methods", "lone phrase"]),
+    ]
+    result = grouping_tags(papers)
+    # 'graph learning methods' overlaps a tag it has; a phrase no paper has as a tag makes no new tag.
+    assert result[2].tags == ("graph learning", "message passing")
+    assert all(count >= 2 for count in Counter(t for p in result for t in p.tags).values())
+
+
+def test_papers_whose_tags_all_group_are_the_same_objects():
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [_paper(base, i, ["a", "b", "c"]) for i in range(3)]
+    assert all(new is old for new, old in zip(grouping_tags(papers), papers))

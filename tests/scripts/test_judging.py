@@ -74,3 +74,17 @@ def test_known_verdicts_stay_and_calibrate_the_next_judge(tmp_path):
     # Not judged is said, not guessed.
     counted = runner.invoke(judging.main, ["count", str(known), later])
     assert "| corl2022 | 0 of 1 | 0 of 1 | 1 |" in counted.output
+
+
+def test_a_round_of_tags_only_leaves_the_links_not_judged(tmp_path):
+    before = write(tmp_path / "before.json", capture("before", ["grasping", "evaluation"], [7, 9]))
+    runner = CliRunner()
+    made = runner.invoke(judging.main, ["items", before, "--out", str(tmp_path / "round"), "--only", "tag"])
+    assert made.exit_code == 0, made.output
+    brief = (tmp_path / "round" / "brief.md").read_text()
+    ids = re.findall(r"`([0-9a-f]{10})`", brief)
+    assert len(ids) == 2 and "**Paper 7**" not in brief
+    verdicts = tmp_path / "verdicts.tsv"
+    verdicts.write_text("\n".join(f"{i} ok" for i in ids) + "\n")
+    counted = runner.invoke(judging.main, ["count", str(verdicts), before])
+    assert "| corl2022 | 0 of 2 | 0 of 0 | 2 |" in counted.output
