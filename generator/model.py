@@ -96,6 +96,13 @@ class Paper:
     # Every vocabulary tag the abstract mentions, with how likely it is an author keyword
     # (`tagevidence`), kept or not: (tag, probability), by tag.
     tag_scores: tuple[tuple[str, float], ...] = field(default=(), repr=False)
+    # The paper's (tags, key phrases) as derived, kept when enrich.tags.grouping_tags changes what
+    # its page shows: related papers and their reasons are found by these (enrich.tags.derived_terms).
+    before_grouping: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False)
+    # Derived terms the page does not show, though they still find related papers: one-word tags
+    # named once ('evaluation': enrich.tags.in_passing) and the keys of candidate phrases that
+    # stop inside a term ('deep reinforcement': enrich.tagging.cut_phrases). Issue 33.
+    hidden_terms: tuple[str, ...] = field(default=(), repr=False)
 
 
 _PAPER_FIELDS = frozenset(f.name for f in fields(Paper))

@@ -96,6 +96,7 @@ class Candidate:
     tag: str
     features: dict
     label: bool
+    exact: bool = False  # the tag is one of the keywords itself ('evaluation', not 'LLM evaluation')
 
 
 def labelled(tag: str, keywords: tuple[str, ...], by_vocabulary: frozenset[str]) -> bool:
@@ -179,8 +180,10 @@ def extract(corpora: dict[str, list]) -> list[Candidate]:
                 continue
             text = markup.to_plain(markup.segments(record.abstract))
             by_vocabulary = frozenset(normalise_keyword(k) for k in record.keywords)
+            keys = {term_tokens(k) for k in record.keywords}
             for tag, row in tagevidence.features(text, mentions(text)).items():
-                rows.append(Candidate(corpus, paper, tag, row, labelled(tag, record.keywords, by_vocabulary)))
+                exact = tag in by_vocabulary or term_tokens(tag) in keys
+                rows.append(Candidate(corpus, paper, tag, row, labelled(tag, record.keywords, by_vocabulary), exact))
             paper += 1
     return rows
 
@@ -204,7 +207,28 @@ def fit(candidates: list[Candidate]) -> tagevidence.TagModel:
     weights = {str(n): round(float(c), 4) for n, c in zip(names, model.coef_[0]) if abs(c) >= 1e-3}
     linear = Linear(round(float(model.intercept_[0]), 4), weights)
     probabilities = [linear.probability(c.features) for c in candidates]
-    return tagevidence.TagModel(linear, _threshold(probabilities, candidates), _central(probabilities, candidates))
+    threshold = _threshold(probabilities, candidates)
+    derived = [c for p, c in zip(probabilities, candidates) if p >= threshold]
+    return tagevidence.TagModel(linear, threshold, _central(probabilities, candidates), _kept_named_once(derived))
+
+
+NAMED_ONCE = math.log1p(1)  # the log_count feature of a tag the abstract names once
+ONCE_PRIOR_WEIGHT = 10  # candidates' worth of the pooled rate each tag's own rate is shrunk to
+
+
+def _kept_named_once(derived: list[Candidate]) -> frozenset[str]:
+    """The one-word tags that, derived and named once, are one of the keywords themselves (an
+    exact match: 'LLM evaluation' is no vote for 'evaluation') about as often as derived one-word
+    tags named more than once are: the rest are named in passing (issue 33). Each tag's rate is
+    shrunk towards the pooled rate of tags named once, so a tag seen a few times is not kept by chance."""
+    one_word = [c for c in derived if " " not in normalise_term(c.tag)]
+    once = [c for c in one_word if c.features["log_count"] <= NAMED_ONCE]
+    more = [c for c in one_word if c.features["log_count"] > NAMED_ONCE]
+    if not once or not more:
+        return frozenset()
+    pooled, wanted = sum(c.exact for c in once) / len(once), sum(c.exact for c in more) / len(more)
+    seen, hits = Counter(c.tag for c in once), Counter(c.tag for c in once if c.exact)
+    return frozenset(tag for tag, n in seen.items() if (hits[tag] + ONCE_PRIOR_WEIGHT * pooled) / (n + ONCE_PRIOR_WEIGHT) >= wanted)
 
 
 def _threshold(probabilities: list[float], candidates: list[Candidate]) -> float:
@@ -237,11 +261,14 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# Features (generator/enrich/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
         "# either side), log_count, first_sentence, we_sentence, sentence_share, first_at, area_share,\n"
         "# rank=, log_candidates, modifier, subject. A derived tag needs probability >= threshold; a tag too common\n"
-        "# in a collection stays where its probability is >= central.\n"
+        "# in a collection stays where its probability is >= central. A one-word tag the abstract names\n"
+        "# once is shown only if in kept_named_once (authors give it as a keyword, named once, about as\n"
+        "# often as one-word tags named more often; enrich/tags.py in_passing).\n"
     )
     body = {
         "threshold": model.threshold,
         "central": model.central,
+        "kept_named_once": sorted(model.kept_named_once),
         "bias": model.linear.bias,
         "weights": dict(sorted(model.linear.weights.items())),
     }

@@ -13,8 +13,8 @@ from urllib.parse import urlparse
 
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities, tag_model
-from generator.enrich.tagging import area_of, candidate_phrases, mentions, normalise_keyword
-from generator.enrich.tags import derive_tags
+from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
+from generator.enrich.tags import derive_tags, in_passing
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.textutil import collapse_space
@@ -128,7 +128,18 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
         for text, paper_tags, record, mentioned in zip(texts, tags, records, found)
     ]
     phrases = [candidate_phrases(text) for text in texts]
-    return [_paper(*derived) for derived in zip(ids, records, parts, texts, acronyms, named, tags, scores, summaries, areas, phrases)]
+    # What the page will not show: tags named in passing, phrases that stop inside a term.
+    hidden = [
+        (*in_passing(paper_tags, _given(record), mentioned), *sorted(cut_phrases(candidates, mentioned)))
+        for paper_tags, record, mentioned, candidates in zip(tags, records, found, phrases)
+    ]
+    derived = zip(ids, records, parts, texts, acronyms, named, tags, scores, summaries, areas, phrases, hidden)
+    return [_paper(*each) for each in derived]
+
+
+def _given(record: Record) -> tuple[str, ...]:
+    """The record's keywords as tags (Paper.given_tags)."""
+    return tuple(normalise_keyword(k) for k in record.keywords)
 
 
 def _paper(
@@ -143,6 +154,7 @@ def _paper(
     summary: str,
     area: str,
     phrases: tuple,
+    hidden: tuple[str, ...],
 ) -> Paper:
     name, title = named
     if record.title and name and name not in record.title:
@@ -165,7 +177,7 @@ def _paper(
         summary=summary,
         name=name,
         tags=tags,
-        given_tags=tuple(normalise_keyword(k) for k in record.keywords),
+        given_tags=_given(record),
         keyphrases=(),
         area=area,
         links=tuple(links),
@@ -180,6 +192,7 @@ def _paper(
         given_title=record.title is not None,
         candidate_phrases=phrases,
         tag_scores=tuple(sorted((tag, round(score, 4)) for tag, score in scores.items())),
+        hidden_terms=hidden,
     )
 
 

@@ -35,11 +35,13 @@ from generator.language.textutil import STOP_WORDS, Caseless, sentences
 @dataclass(frozen=True)
 class TagModel:
     """P(the tag is among the author keywords | its mentions); kept at or above `threshold`.
-    A tag too common in a collection stays on the papers that score at least `central`."""
+    A tag too common in a collection stays on the papers that score at least `central`. A
+    one-word tag named once is shown only if it is in `kept_named_once` (enrich.tags.in_passing)."""
 
     linear: Linear = Linear()
     threshold: float = 0.0
     central: float = 1.0
+    kept_named_once: frozenset[str] = frozenset()
 
 
 _WE = Caseless(re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE))
@@ -111,7 +113,12 @@ def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagM
 def parse(text: str) -> TagModel:
     data = cast("dict[str, Any]", load_yaml(text) or {})
     weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
-    return TagModel(Linear(float(data.get("bias", 0.0)), weights), float(data.get("threshold", 0.0)), float(data.get("central", 1.0)))
+    return TagModel(
+        Linear(float(data.get("bias", 0.0)), weights),
+        float(data.get("threshold", 0.0)),
+        float(data.get("central", 1.0)),
+        frozenset(str(tag) for tag in data.get("kept_named_once") or ()),
+    )
 
 
 _override: TagModel | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -390,6 +390,34 @@ def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
                 if word.whole:
                     head = f"{head} {word.whole}" if head else word.whole
     return tuple(zip(spelling, spelling.values(), counts.values()))
+
+
+def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Mention]) -> frozenset[str]:
+    """The keys of the candidate phrases (candidate_phrases) that stop inside a term the abstract
+    names (its vocabulary mentions, `found`): 'deep reinforcement' of 'deep reinforcement
+    learning', 'neural network language' of '... language model' ('model' ends a run), 'learning
+    agents' of 'reinforcement learning agents'. A term's head, its last words, is no cut
+    ('reinforcement learning' of 'deep reinforcement learning'). Issue 33."""
+    # What a phrase may not be, end with, begin with (token runs).
+    inside: set[tuple[str, ...]] = set()
+    ends: set[tuple[str, ...]] = set()
+    starts: set[tuple[str, ...]] = set()
+    for mention in found:
+        words = tuple(mention.spelling.split(" "))
+        for k in range(1, len(words)):
+            inside.update(words[i:k] for i in range(k))  # inside the term, short of its head
+            if mention.before:
+                ends.add((mention.before, *words[:k]))  # the phrase runs into the term
+            if mention.after:
+                starts.add((*words[k:], mention.after))  # the phrase runs out of the term
+    if not inside:
+        return frozenset()
+    cut = set()
+    for key, spelling, _ in phrases:
+        tokens = tuple(map(_TOKEN_KEYS.__getitem__, _RAW_TOKEN.findall(_spaced(spelling))))
+        if tokens in inside or any(tokens[-j:] in ends or tokens[:j] in starts for j in range(2, len(tokens) + 1)):
+            cut.add(key)
+    return frozenset(cut)
 
 
 def _runs(text: str) -> list[list[_RunWord]]:

@@ -1,17 +1,19 @@
 """Which tags a paper carries: every rule of tag choice, in the order a run applies them.
 
 1. Per paper (enrich): given keywords first, then the vocabulary tags whose learned evidence
-   (generator.enrich.tagevidence) reaches the model's threshold (`derive_tags`).
+   (generator.enrich.tagevidence) reaches the model's threshold (`derive_tags`). One-word tags
+   the abstract names once are marked hidden (`in_passing`).
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
-   the papers about it (`drop_dominant_tags`).
+   the papers about it, and a broad one is hidden there too (`drop_dominant_tags`).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
    is filled up from its key phrases (`filled_up`).
-4. Over the collection again (link): a derived tag that no other paper carries groups nothing;
-   it becomes one of the paper's key phrases, and a paper left short of MIN_TAGS joins the
-   groups its key phrases name (`grouping_tags`).
+4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
+   derived tag that no other paper carries groups nothing and becomes a key phrase; a paper
+   left short of MIN_TAGS joins the groups its key phrases name. Related papers are found by
+   the terms as derived before this step (`derived_terms`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
-are decision 0006.
+are decisions 0006 and 0014.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from functools import partial
 
 from generator.context import Kept, made
 from generator.enrich.tagevidence import tag_model
-from generator.enrich.tagging import normalise_keyword
+from generator.enrich.tagging import Mention, normalise_keyword
 from generator.language.textutil import normalise_term
 from generator.model import Paper, paper_with
 
@@ -46,6 +48,17 @@ def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], th
     return tuple(tags[:MAX_TAGS])
 
 
+def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> tuple[str, ...]:
+    """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
+    once, by any of their spellings: named in passing, not what the paper is about. Kept are the
+    few that authors give as a keyword, named once, as often as broad tags named more often
+    (`TagModel.kept_named_once`, learned: 'locomotion'); a tag of more words is specific enough
+    named once (issue 33; decision 0014)."""
+    named = Counter(mention.tag for mention in found)
+    kept = tag_model().kept_named_once
+    return tuple(tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept and " " not in normalise_term(tag))
+
+
 DOMINANT_TAG_SHARE = 0.25  # a derived tag on more papers than this tells readers nothing
 DOMINANT_MIN_PAPERS = 50
 # In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
@@ -59,7 +72,8 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Pa
     names it or its evidence (`tagevidence`) reaches the model's `central` probability;
     of those, the likeliest keep it, at most the share a tag may have. Keeping it wherever the
     first sentence names it leaves 'large language models' on 63% of COLM: a tag that no
-    longer tells papers apart."""
+    longer tells papers apart. A broad one (one word: 'robotics' at CoRL) names the collection's
+    field, not a topic in it: kept for related papers, it is hidden from the page (issue 33)."""
     n = len(papers)
     if n < DOMINANT_MIN_PAPERS:
         return papers
@@ -82,9 +96,16 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Pa
     def keep(i: int, paper: Paper, tag: str) -> bool:
         return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
 
-    return [
-        _without_dominant(kept, p, tuple(t for t in p.tags if keep(i, p, t))) if dominant & set(p.tags) else p for i, p in enumerate(papers)
-    ]
+    field = {tag for tag in dominant if " " not in normalise_term(tag)}
+    result = []
+    for i, paper in enumerate(papers):
+        if dominant.isdisjoint(paper.tags):
+            result.append(paper)
+            continue
+        tags = tuple(t for t in paper.tags if keep(i, paper, t))
+        hidden = (*paper.hidden_terms, *(t for t in tags if t in field and t not in paper.given_tags and t not in paper.hidden_terms))
+        result.append(_without_dominant(kept, paper, tags, hidden))
+    return result
 
 
 def _central(tag: str, title: str) -> bool:
@@ -92,9 +113,10 @@ def _central(tag: str, title: str) -> bool:
     return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 
 
-def _without_dominant(kept: Kept | None, paper: Paper, tags: tuple[str, ...]) -> Paper:
+def _without_dominant(kept: Kept | None, paper: Paper, tags: tuple[str, ...], hidden: tuple[str, ...]) -> Paper:
     # Under serve (`kept`), the last run's object for the same paper object and tags.
-    return made(kept, "dominant", paper, {"tags": tags}, lambda: paper_with(paper, tags=tags))
+    changes = {"tags": tags, "hidden_terms": hidden}
+    return made(kept, "dominant", paper, changes, lambda: paper_with(paper, **changes))
 
 
 def filled_up(
@@ -120,38 +142,79 @@ MIN_TAG_PAPERS = 2  # a derived tag on fewer papers groups nothing: it is a key 
 
 
 def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6) -> list[Paper]:
-    """Tags that group papers. A derived tag carried by fewer than MIN_TAG_PAPERS papers of the
-    collection is dropped from the paper's tags and kept among its key phrases (first, as the
-    likeliest; at most `max_keyphrases`); given keywords stay tags whatever their spread. A paper
-    left with fewer than MIN_TAGS tags then takes, from its key phrases in order, those that are
-    another paper's tag: it joins groups that exist, and makes no new lone tag. Two right tags
-    rather than three with one wrong (issue 33)."""
-    counts = Counter(tag for paper in papers for tag in dict.fromkeys(paper.tags))
-    lone = {tag for tag, count in counts.items() if count < MIN_TAG_PAPERS}
+    """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
+    - Hidden terms (Paper.hidden_terms: tags named in passing, phrases cut inside a term) are not shown.
+    - Spellings of one term (singular and plural, hyphens, capitals) become the one most papers use.
+    - A derived tag carried by fewer than MIN_TAG_PAPERS papers groups nothing: it becomes one of
+      the paper's key phrases (first, as the likeliest; at most `max_keyphrases`). Given keywords
+      stay tags whatever their spread.
+    - A paper left with fewer than MIN_TAGS tags takes, from its key phrases in order, those that
+      are another paper's tag: it joins groups that exist and makes no new lone tag. Two right
+      tags rather than three with one wrong.
+    Related papers and their reasons are still found by the terms as derived (derived_terms)."""
+    shown = [shown_terms(paper.tags, paper) for paper in papers]
+    spellings = Counter(tag for tags in shown for tag in dict.fromkeys(tags))
+    canonical: dict[str, str] = {}  # a term's key -> the spelling most papers carry
+    for tag, _ in sorted(spellings.items(), key=lambda item: (-item[1], item[0])):
+        canonical.setdefault(normalise_term(tag), tag)
+    shown = [list(dict.fromkeys(canonical[normalise_term(tag)] for tag in tags)) for tags in shown]
+    counts = Counter(tag for tags in shown for tag in tags)
     groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
     result = []
-    for paper in papers:
-        drop = [tag for tag in paper.tags if tag in lone and tag not in paper.given_tags]
-        if not drop and len(paper.tags) >= MIN_TAGS:
+    for paper, tags in zip(papers, shown):
+        given = {normalise_term(tag) for tag in paper.given_tags}
+        drop = [tag for tag in tags if counts[tag] < MIN_TAG_PAPERS and normalise_term(tag) not in given]
+        phrases = shown_terms(paper.keyphrases, paper)
+        if not drop and tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_TAGS:
             result.append(paper)
             continue
-        tags = [tag for tag in paper.tags if tag not in drop]
+        tags = [tag for tag in tags if tag not in drop]
         keys = {normalise_term(tag) for tag in tags}
-        for phrase in paper.keyphrases:
+        for phrase in phrases:
             if len(tags) >= MIN_TAGS:
                 break
             key = normalise_term(phrase)
             if key in groups and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
-        phrases = list(paper.keyphrases)
         for tag in reversed(drop):
             key = normalise_term(tag)
             if not any(key == normalise_term(p) for p in phrases):
                 phrases.insert(0, tag)
-        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases[:max_keyphrases])}
+        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases[:max_keyphrases]), "before_grouping": derived_terms(paper)}
         if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
             result.append(paper)
             continue
         result.append(made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
     return result
+
+
+def centrality(paper: Paper, tag: str) -> tuple[int, float, int]:
+    """How central `tag` is to `paper`, smallest first: a keyword its authors give, then the
+    evidence that the abstract is about it (`tagevidence`, the tag's probability of being an
+    author keyword), then where it stands among the paper's tags (a tag page ranks by this)."""
+    given = 0 if tag in paper.given_tags else 1
+    evidence = dict(paper.tag_scores).get(tag, 0.0)
+    return given, -evidence, paper.tags.index(tag) if tag in paper.tags else len(paper.tags)
+
+
+def shown_terms(terms: tuple[str, ...], paper: Paper) -> list[str]:
+    """The terms (tags or key phrases) but the paper's hidden ones (Paper.hidden_terms)."""
+    if not paper.hidden_terms:
+        return list(terms)
+    hidden = set(paper.hidden_terms)
+    return [term for term in terms if term not in hidden and normalise_term(term) not in hidden]
+
+
+def derived_terms(paper: Paper) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The paper's tags and key phrases as derived, before grouping_tags changed what its page
+    shows: what related papers and their reasons are found by, so that grouping changes what a
+    reader browses, not what is related (issue 33)."""
+    return paper.before_grouping if paper.before_grouping is not None else (paper.tags, paper.keyphrases)
+
+
+def similarity_terms(paper: Paper) -> tuple[str, ...]:
+    """What a paper's similarity document adds to its abstract (link.corpus.document): its tags
+    twice, so that shared topics weigh more than shared words, and its key phrases, as derived."""
+    tags, keyphrases = derived_terms(paper)
+    return (*tags, *tags, *keyphrases)

@@ -18,7 +18,7 @@ import numpy as np
 from generator.context import INLINE, Kept, Memo, Pending, RunContext, made
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
-from generator.enrich.tags import drop_dominant_tags, filled_up, grouping_tags
+from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
@@ -277,8 +277,9 @@ def _candidate_keys(candidates: tuple[tuple[str, str, int], ...]) -> tuple[str, 
 
 
 def document(paper: Paper) -> str:
-    # Tags and keyphrases repeated so that shared topics weigh more than shared words.
-    return " ".join([_document_head(paper), *paper.tags, *paper.tags, *paper.keyphrases])
+    """The text related papers are found by: the abstract, then the tags twice (shared topics
+    weigh more than shared words) and the key phrases, as derived (enrich.tags.similarity_terms)."""
+    return " ".join([_document_head(paper), *similarity_terms(paper)])
 
 
 def _document_head(paper: Paper) -> str:
@@ -294,7 +295,6 @@ def add_related(
     names: list[dict[str, str]] | None = None,
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
-    found_by: list[Paper] | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
     With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
@@ -302,16 +302,13 @@ def add_related(
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
     with, when worked out already (`_from_texts`). `neighbours_found(papers, lists, words)` is called
     once each paper's related papers are known (indices, cosines), before their reasons, with the
-    word TF-IDF rows they were found by (the topic map groups regions on them). `found_by`: the
-    same papers as their tags and key phrases were before a later change (`link`), whose documents
-    and topics find the related papers; by default `papers`."""
+    word TF-IDF rows they were found by (the topic map groups regions on them)."""
     if len(papers) < 2 or count <= 0:
         return papers
     memo, kept = context.memo("reasons"), context.kept
-    similar_papers = papers if found_by is None else found_by
-    documents = _per_paper(document, similar_papers, kept)
+    documents = _per_paper(document, papers, kept)
     words = vectors(documents, memo, heads)
-    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, similar_papers, kept), context, words)
+    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
     del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)
@@ -362,7 +359,8 @@ def _link_topics(paper: Paper) -> frozenset[str]:
     shared keywords about as often as random pairs (similar.UNSUPPORTED_PENALTY ranks such
     candidates lower). Names other papers use are left out: looking for them in every abstract
     was slow and changed no figure (decision 0001)."""
-    topics = {normalise_term(t) for t in (*paper.tags, *paper.keyphrases, *mentioned(paper.tag_scores))}
+    tags, keyphrases = derived_terms(paper)
+    topics = {normalise_term(t) for t in (*tags, *keyphrases, *mentioned(paper.tag_scores))}
     topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
     if paper.name:
         topics.add(paper.name.lower())
@@ -501,12 +499,10 @@ def link(
         papers = unique_titles(papers, kept)
         sites, names, heads = None, None, None
     papers = add_mentions(papers, kept, sites)
-    # Tags that group papers (enrich.tags.grouping_tags). Related papers are found by the tags as
-    # derived, so that grouping them leaves the related papers as they were (issue 33).
-    grouped = grouping_tags(papers, kept, MAX_KEYPHRASES)
+    papers = grouping_tags(papers, kept, MAX_KEYPHRASES)
     if titled is not None:
-        titled(grouped)
-    return add_related(grouped, related_count, context, names, heads, neighbours_found, found_by=papers)
+        titled(papers)
+    return add_related(papers, related_count, context, names, heads, neighbours_found)
 
 
 def _waited(later: Pending, waiting: Callable[[], None] | None):

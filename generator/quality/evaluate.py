@@ -35,8 +35,8 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from generator.enrich.names import looks_like_name
 from generator.enrich.paper import enrich
-from generator.enrich.tagging import normalise_keyword
-from generator.enrich.tags import MAX_TAGS, MIN_TAGS
+from generator.enrich.tagging import mentions, normalise_keyword
+from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.errors import InputError, Report
 from generator.language.textutil import fold, normalise_term, sentences, singular
@@ -336,12 +336,13 @@ def occurrences(haystack: Sequence[str], needle: Sequence[str]) -> int:
 
 def broad_once(paper: Paper) -> bool:
     """The paper carries a broad tag (one word: 'evaluation', 'optimization', 'sampling') that
-    its abstract names at most once: named in passing, most likely, not what it is about
-    (issue 33). Given keywords do not count."""
+    its abstract names at most once, by any of the tag's spellings ('robot' names 'robotics'):
+    named in passing, most likely, not what it is about (issue 33). Given keywords do not count."""
     abstract = term_tokens(paper.text)
+    named = Counter(mention.tag for mention in mentions(paper.text))
     for tag in paper.tags:
         key = term_tokens(tag)
-        if len(key) == 1 and tag not in paper.given_tags and occurrences(abstract, key) <= 1:
+        if len(key) == 1 and tag not in paper.given_tags and max(occurrences(abstract, key), named[tag]) <= 1:
             return True
     return False
 
@@ -354,6 +355,7 @@ def tag_health(papers: Sequence[Paper]) -> list[Metric]:
     return [
         Metric("mean_tags", "tags per paper (mean)", _mean(counts), "mean"),
         Metric("min_tags", "tags per paper (min)", min(counts) if counts else None, "count"),
+        Metric("untagged", "papers without a tag", _share([c == 0 for c in counts])),
         Metric("share_3_to_8", f"papers with {MIN_TAGS}-{MAX_TAGS} tags", _share([MIN_TAGS <= c <= MAX_TAGS for c in counts])),
         Metric("distinct_tags", "distinct tags", len(usage), "count"),
         Metric("papers_per_tag", "papers per tag (mean)", sum(usage.values()) / len(usage) if usage else None, "mean"),
@@ -388,10 +390,11 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
 
 
 def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
-    """A reason a reader can use: a tag or key phrase of either paper, their area, a name
-    (either paper's, or name-like), or a phrase of two or more words; not a lone generic word."""
+    """A reason a reader can use: a tag or key phrase of either paper (as derived, the terms the
+    link was found by: enrich.tags.derived_terms), their area, a name (either paper's, or
+    name-like), or a phrase of two or more words; not a lone generic word."""
     key = normalise_term(reason)
-    topics = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
+    topics = {normalise_term(t) for p in (a, b) for terms in derived_terms(p) for t in terms}
     return len(reason.split()) >= 2 or key in topics or reason in (a.name, b.name, a.area) or looks_like_name(reason)
 
 

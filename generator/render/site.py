@@ -20,6 +20,7 @@ from generator import __version__
 from generator.context import Kept, RunContext
 from generator.enrich.paper import slugify
 from generator.enrich.tagging import vocabulary
+from generator.enrich.tags import centrality
 from generator.explore.data import browse_data
 from generator.explore.mapfile import area_order, json_text
 from generator.layout import MARKER, SECTIONS
@@ -389,21 +390,21 @@ def listing_files(
     related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
     area_share = _area_share(papers)
     sections = [
-        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: p.tags.index(t)),
+        ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: centrality(p, t)),
         ("areas", by_area, lambda a: "Papers whose main topic is this area.", lambda a: lambda p: -area_share(p, a)),
         ("collections", by_collection, lambda c: f"Papers in this collection ([Atom feed](../feeds/{slugs['collections'][c]}.xml)).", None),
     ]
     rankings = {
-        "tags": "Papers that lead with this tag (it is among the first of their tags) come first.",
+        "tags": "Papers whose authors give this tag come first, then those whose abstracts are most about it.",
         "areas": "Papers most of whose tags belong to this area come first.",
     }
-    for folder, members_by_name, intro, centrality in sections:
+    for folder, members_by_name, intro, rank_by in sections:
         section = SECTIONS[folder]
         for name, members in members_by_name.items():
             order = (
                 (lambda p: (p.title.casefold(), p.id))
-                if centrality is None
-                else (lambda p, key=centrality(name): (key(p), p.title.casefold(), p.id))  # noqa: B008
+                if rank_by is None
+                else (lambda p, key=rank_by(name): (key(p), p.title.casefold(), p.id))  # noqa: B008
             )
             listed = sorted(members, key=order)
             context = dict(

@@ -41,3 +41,29 @@ def test_a_given_area_wins_and_otherwise_the_tags_vote():
     assert area_of("Anything at all.", (), "Robotics") == "Robotics"
     voted = area_of("We train a robot arm to grasp objects.", ("robotics",), None)
     assert voted in area_names()
+
+
+def test_a_candidate_phrase_that_stops_inside_a_term_the_abstract_names_is_cut():
+    # Issue 33: 'deep reinforcement' and 'neural network language' became tags of real papers.
+    from generator.enrich.tagging import cut_phrases, mentions
+    from generator.language.textutil import normalise_term
+
+    text = (
+        "We train a neural network language model with deep reinforcement learning. "
+        "Our reinforcement learning agents transfer to image classification benchmarks."
+    )
+    phrases = candidate_phrases(text)
+    assert all(key == normalise_term(spelling) for key, spelling, _ in phrases)  # keys as tags and key phrases are compared
+    cut = cut_phrases(phrases, mentions(text))
+    for piece in ["deep reinforcement", "neural network language", "network language", "learning agents", "neural network"]:
+        assert normalise_term(piece) in cut  # a term's beginning or middle, or a phrase running out of one
+    for whole in ["deep reinforcement learning", "reinforcement learning", "reinforcement learning agents", "image classification"]:
+        assert normalise_term(whole) in {key for key, _, _ in phrases} and normalise_term(whole) not in cut
+
+
+def test_no_phrase_is_cut_in_an_abstract_naming_no_longer_term():
+    from generator.enrich.tagging import cut_phrases, mentions
+
+    text = "Sparse attention kernels speed up inference on commodity hardware."
+    assert all(" " not in m.spelling for m in mentions(text))
+    assert cut_phrases(candidate_phrases(text), mentions(text)) == frozenset()

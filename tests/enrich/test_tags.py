@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, drop_dominant_tags, filled_up, grouping_tags
+from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, derived_terms, drop_dominant_tags, filled_up, grouping_tags
 from helpers import papers_from
 
 
@@ -74,10 +74,15 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     result = drop_dominant_tags(made)
     has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
     assert has == kept_where
+    # A broad one names the field: where it stays (related papers), the page does not show it, unless given.
+    hidden = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.hidden_terms}
+    dominant = "mention" not in kept_where
+    assert hidden == ({"title"} if dominant else set())
+    assert ("evaluation" in grouping_tags(result)[0].tags) is not dominant and "evaluation" in grouping_tags(result)[1].tags
 
 
-def _paper(base, i, tags, keyphrases=(), given=()):
-    return replace(base, id=f"p{i}", tags=tuple(tags), keyphrases=tuple(keyphrases), given_tags=tuple(given))
+def _paper(base, i, tags, keyphrases=(), given=(), hidden=()):
+    return replace(base, id=f"p{i}", tags=tuple(tags), keyphrases=tuple(keyphrases), given_tags=tuple(given), hidden_terms=tuple(hidden))
 
 
 def test_a_derived_tag_no_other_paper_carries_becomes_a_key_phrase():
@@ -118,3 +123,49 @@ def test_papers_whose_tags_all_group_are_the_same_objects():
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [_paper(base, i, ["a", "b", "c"]) for i in range(3)]
     assert all(new is old for new, old in zip(grouping_tags(papers), papers))
+
+
+def test_hidden_terms_are_neither_tags_nor_key_phrases_on_the_page():
+    # A one-word tag named in passing, a phrase cut inside a term (enrich fills Paper.hidden_terms).
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(
+            base,
+            0,
+            ["graph learning", "evaluation", "anomaly detection"],
+            ["graph anomaly", "message passing"],
+            hidden=["evaluation", "graph anomaly"],
+        ),
+        _paper(base, 1, ["graph learning", "evaluation", "anomaly detection"], ["message passing"]),
+        _paper(base, 2, ["evaluation", "anomaly detection"], ["message passing"]),
+    ]
+    result = grouping_tags(papers)
+    assert result[0].tags == ("graph learning", "anomaly detection") and result[0].keyphrases == ("message passing",)
+    assert result[1].tags == ("graph learning", "evaluation", "anomaly detection")  # named often there: shown
+    assert derived_terms(result[0])[0] == ("graph learning", "evaluation", "anomaly detection")  # still finds related papers
+
+
+def test_a_one_word_tag_the_abstract_names_once_is_named_in_passing():
+    from generator.enrich.tagging import mentions
+    from generator.enrich.tags import in_passing
+
+    text = "We propose a planner for robot navigation. Navigation in crowds needs evaluation of risk."
+    found = mentions(text)
+    passing = in_passing(("navigation", "evaluation", "motion planning"), (), found)
+    assert "evaluation" in passing and "navigation" not in passing  # named once / twice
+    assert "motion planning" not in passing  # a tag of more words is specific enough
+    assert in_passing(("evaluation",), ("evaluation",), found) == ()  # a given keyword is the authors' word
+
+
+def test_spellings_of_one_term_are_one_tag_as_most_papers_spell_it():
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["graph neural networks", "a", "b"]),
+        _paper(base, 1, ["Graph Neural Network", "a", "b"]),
+        _paper(base, 2, ["graph neural networks", "a", "b"]),
+        _paper(base, 3, ["self-supervised learning", "a", "b"]),
+        _paper(base, 4, ["self supervised learning", "a", "b"]),
+    ]
+    result = grouping_tags(papers)
+    assert {p.tags[0] for p in result[:3]} == {"graph neural networks"}
+    assert result[3].tags[0] == result[4].tags[0]  # one tag, not two lone ones turned key phrases

@@ -56,3 +56,36 @@ def test_a_paper_with_changes_is_the_paper_dataclasses_replace_makes():
     assert paper.keyphrases != made.keyphrases  # the original is left as it was
     with pytest.raises(TypeError):
         paper_with(paper, keyphrase=("typo",))
+
+
+@pytest.fixture(scope="module")
+def seeds_records():
+    from generator.errors import Report
+    from generator.sources.readers import input_files, read_file
+    from helpers import SEEDS
+
+    report = Report()
+    return [record for path in input_files([SEEDS], report) for record in read_file(path, report)]
+
+
+def test_grouping_tags_changes_what_a_page_shows_not_what_is_related(seeds_records, monkeypatch):
+    # Issue 33: a tag no other paper carries becomes a key phrase; the related papers, found by
+    # the tags as derived (enrich.tags.derived_terms), stay as they were, and so do their reasons.
+    from collections import Counter
+
+    from generator.enrich.paper import enrich_batch
+    from generator.link import corpus
+
+    papers = enrich_batch(seeds_records)
+    grouped = corpus.link(papers, 5)
+    monkeypatch.setattr(corpus, "grouping_tags", lambda papers, kept=None, max_keyphrases=6: papers)
+    ungrouped = corpus.link(papers, 5)
+
+    lone = [t for t, n in Counter(t for p in ungrouped for t in dict.fromkeys(p.tags)).items() if n == 1]
+    assert lone  # the seeds have derived tags that one paper carries
+    usage = Counter(t for p in grouped for t in dict.fromkeys(p.tags))
+    assert all(n >= 2 for t, n in usage.items() if not any(t in p.given_tags for p in grouped))
+    assert any(t in p.keyphrases for p in grouped for t in lone)  # kept on its page as a key phrase
+    for a, b in zip(grouped, ungrouped):
+        assert [(r.id, r.score, r.reasons) for r in a.related] == [(r.id, r.score, r.reasons) for r in b.related]
+        assert corpus.document(a) == corpus.document(b)

@@ -61,3 +61,23 @@ def test_a_link_in_the_abstract_is_on_its_paper_page(files):
     papers, out = files
     page = frontmatter.loads(out[f"papers/{papers[0].slug}.md"])
     assert [link["url"] for link in page.metadata["links"]] == ["https://github.com/x/patchsae"]
+
+
+def test_a_tag_page_lists_first_the_papers_most_about_the_tag(files):
+    # Issue 33: given as a keyword first, then by the evidence that the abstract is about it.
+    from dataclasses import replace
+
+    from generator.render.site import listing_files
+
+    papers, _ = files
+    tag = "sparse autoencoders"
+    made = [
+        replace(papers[0], tags=("interpretability", tag), given_tags=(), tag_scores=((tag, 0.2),)),
+        replace(papers[1], tags=(tag,), given_tags=(), tag_scores=((tag, 0.9),)),
+        replace(papers[2], tags=("rlhf", tag), given_tags=(tag,), tag_scores=()),
+        replace(papers[3], tags=(tag, "rlhf"), given_tags=(), tag_scores=((tag, 0.1),)),
+    ]
+    page = listing_files(made, [], None, None)["tags/sparse-autoencoders.md"]
+    order = sorted(made, key=lambda p: page.index(f"../papers/{p.slug}.md"))
+    assert order == [made[2], made[1], made[0], made[3]]
+    assert "then those whose abstracts are most about it" in page

@@ -13,6 +13,7 @@ import numpy as np
 
 from generator.context import Memo
 from generator.enrich.tagging import normalise_keyword
+from generator.enrich.tags import derived_terms
 from generator.language import lexicon
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import phrase_like
@@ -49,9 +50,9 @@ def remembered(digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms
 
 
 def paper_digest(paper: Paper) -> bytes:
-    """What `explain` reads of a paper besides its TF-IDF row: its name, text, tags, key
-    phrases, area and tag scores (candidate phrases and name spellings come from the text)."""
-    data = repr((paper.name, paper.text, paper.tags, paper.keyphrases, paper.area, paper.tag_scores)).encode()
+    """What `explain` reads of a paper besides its TF-IDF row: its name, text, tags and key
+    phrases (as derived), area and tag scores (candidate phrases and name spellings come from the text)."""
+    data = repr((paper.name, paper.text, derived_terms(paper), paper.area, paper.tag_scores)).encode()
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
@@ -105,17 +106,19 @@ class Side:
 
 
 def side(paper: Paper, names: dict[str, str]) -> Side:
-    """`names`: the names its abstract uses, lower-cased -> as written."""
-    terms = tuple((t, normalise_term(t)) for t in (*paper.tags, *paper.keyphrases))
+    """`names`: the names its abstract uses, lower-cased -> as written. Its tags and key phrases as
+    derived: grouping them for the page (enrich.tags.grouping_tags) changes no reason."""
+    tags, keyphrases = derived_terms(paper)
+    terms = tuple((t, normalise_term(t)) for t in (*tags, *keyphrases))
     return Side(
         paper.name,
         paper.text,
         paper.area,
-        paper.tags,
-        frozenset(paper.tags),
+        tags,
+        frozenset(tags),
         terms,
         frozenset(key for _, key in terms),
-        terms[len(paper.tags) :],
+        terms[len(tags) :],
         mentioned(paper.tag_scores),
         _phrase_keys(paper.candidate_phrases),
         names,
