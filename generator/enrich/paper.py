@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities, tag_model
 from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
-from generator.enrich.tags import derive_tags, in_passing
+from generator.enrich.tags import derive_tags, in_passing, misread
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.textutil import collapse_space
@@ -128,10 +128,15 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
         for text, paper_tags, record, mentioned in zip(texts, tags, records, found)
     ]
     phrases = [candidate_phrases(text) for text in texts]
-    # What the page will not show: tags named in passing, phrases that stop inside a term.
+    # What the page will not show: tags named in passing or only by an acronym the abstract
+    # defines otherwise, phrases that stop inside a term.
     hidden = [
-        (*in_passing(paper_tags, _given(record), mentioned), *sorted(cut_phrases(candidates, mentioned)))
-        for paper_tags, record, mentioned, candidates in zip(tags, records, found, phrases)
+        (
+            *in_passing(paper_tags, _given(record), mentioned),
+            *misread(paper_tags, _given(record), mentioned, defined),
+            *sorted(cut_phrases(candidates, mentioned)),
+        )
+        for paper_tags, record, mentioned, candidates, defined in zip(tags, records, found, phrases, acronyms)
     ]
     derived = zip(ids, records, parts, texts, acronyms, named, tags, scores, summaries, areas, phrases, hidden)
     return [_paper(*each) for each in derived]

@@ -290,6 +290,21 @@ def mentions(text: str) -> tuple[Mention, ...]:
     return _short_forms(found)
 
 
+def defined_otherwise(found: tuple[Mention, ...], acronyms: Sequence[tuple[str, str]]) -> tuple[Mention, ...]:
+    """The mentions but those of an acronym the abstract defines as words that name no tag at all:
+    'GP' defined as 'General Purpose' is no mention of Gaussian processes. A definition naming some
+    tag is kept whichever it names: 'GCN' defined as 'graph convolutional networks' reads as
+    convolutional networks to the vocabulary, and is still graph neural networks. `acronyms`:
+    (short, long) as the abstract defines them (issue 33)."""
+    if not acronyms:
+        return found
+    means: dict[str, Counter[str]] = {}
+    for short, long in acronyms:
+        means[short] = means[short.lower()] = vocabulary_hits(long)
+    kept = tuple(m for m in found if m.spelling not in means or means[m.spelling])
+    return kept if len(kept) < len(found) else found
+
+
 def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
     """A spelling of two or more words that ends a longer one of another tag in the same abstract
     is its short form: after 'neural network language models', 'the language model' is that

@@ -24,9 +24,9 @@ from functools import partial
 
 from generator.context import Kept, made
 from generator.enrich.tagevidence import tag_model
-from generator.enrich.tagging import Mention, normalise_keyword
+from generator.enrich.tagging import Mention, defined_otherwise, normalise_keyword
 from generator.language.textutil import normalise_term
-from generator.model import Paper, paper_with
+from generator.model import Acronym, Paper, paper_with
 
 MAX_TAGS = 8
 MIN_TAGS = 3
@@ -57,6 +57,13 @@ def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequen
     named = Counter(mention.tag for mention in found)
     kept = tag_model().kept_named_once
     return tuple(tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept and " " not in normalise_term(tag))
+
+
+def misread(tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[Mention, ...], acronyms: Sequence[Acronym]) -> tuple[str, ...]:
+    """The derived tags the abstract names only by an acronym it defines as something else ('GP'
+    for 'General Purpose' is not Gaussian processes; tagging.defined_otherwise). Issue 33."""
+    kept = {mention.tag for mention in defined_otherwise(found, [(a.short, a.long) for a in acronyms])}
+    return tuple(tag for tag in tags if tag not in given_tags and tag not in kept and any(m.tag == tag for m in found))
 
 
 DOMINANT_TAG_SHARE = 0.25  # a derived tag on more papers than this tells readers nothing

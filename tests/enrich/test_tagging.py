@@ -67,3 +67,17 @@ def test_no_phrase_is_cut_in_an_abstract_naming_no_longer_term():
     text = "Sparse attention kernels speed up inference on commodity hardware."
     assert all(" " not in m.spelling for m in mentions(text))
     assert cut_phrases(candidate_phrases(text), mentions(text)) == frozenset()
+
+
+def test_an_acronym_the_abstract_defines_as_something_else_is_not_that_tag():
+    # Issue 33: 'GP' for 'General Purpose' hardware was tagged Gaussian processes.
+    from generator.enrich.names import find_acronyms
+    from generator.enrich.tagging import defined_otherwise, mentions
+
+    def tags(text):
+        defined = [(a.short, a.long) for a in find_acronyms(text)]
+        return {m.tag for m in defined_otherwise(mentions(text), defined)}
+
+    assert "Gaussian processes" not in tags("We design General Purpose (GP) accelerators; GP hardware runs it.")
+    assert "Gaussian processes" in tags("We place a Gaussian process (GP) prior; the GP posterior is exact.")
+    assert "graph neural networks" in tags("Graph convolutional networks (GCN) scale; we sample GCN layers.")

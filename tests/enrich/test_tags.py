@@ -169,3 +169,15 @@ def test_spellings_of_one_term_are_one_tag_as_most_papers_spell_it():
     result = grouping_tags(papers)
     assert {p.tags[0] for p in result[:3]} == {"graph neural networks"}
     assert result[3].tags[0] == result[4].tags[0]  # one tag, not two lone ones turned key phrases
+
+
+def test_a_tag_named_only_by_an_acronym_defined_otherwise_is_misread():
+    from generator.enrich.names import find_acronyms
+    from generator.enrich.tagging import mentions
+    from generator.enrich.tags import misread
+
+    text = "We design General Purpose (GP) accelerators; GP hardware runs deep networks."
+    assert misread(("Gaussian processes", "hardware"), (), mentions(text), find_acronyms(text)) == ("Gaussian processes",)
+    assert misread(("Gaussian processes",), ("Gaussian processes",), mentions(text), find_acronyms(text)) == ()  # given
+    named = "We place a Gaussian process (GP) prior on General Purpose (GP) hardware."
+    assert misread(("Gaussian processes",), (), mentions(named), find_acronyms(named)) == ()  # named in words too
