@@ -52,7 +52,7 @@ def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequen
     """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
     once, by any of their spellings: named in passing, not what the paper is about. Kept are the
     few that authors give as a keyword, named once, as often as broad tags named more often
-    (`TagModel.kept_named_once`, learned: 'locomotion'); a tag of more words is specific enough
+    (`TagModel.kept_named_once`, learned: 'RLHF'); a tag of more words is specific enough
     named once (issue 33; decision 0014)."""
     named = Counter(mention.tag for mention in found)
     kept = tag_model().kept_named_once
