@@ -42,6 +42,7 @@ from generator.plugin import assets, paperlist
 from generator.plugin.pageconvert import Converter
 from generator.plugin.searchindex import PART_PAGES, Indexer, Seen, Stream
 from generator.plugin.templatecache import MemoryBytecodeCache
+from generator.render.bibtex import bibtex_entry
 from generator.runtime.heap import Heap
 from generator.runtime.parallel import Later
 from generator.runtime.runcache import FOLDER as CACHE_FOLDER
@@ -242,6 +243,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self._stop_converting()  # every page is converted
         if self.templates is not None:
             env.bytecode_cache = self.templates
+        env.filters["bibtex"] = _bibtex
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -335,3 +337,10 @@ def _hand_written_pages(docs_dir: Path) -> list[str]:
     if not docs_dir.is_dir():
         return []
     return sorted(p.name for p in docs_dir.glob("*.md") if p.name not in ROOT_FILES)
+
+
+def _bibtex(meta: dict, url: str) -> str:
+    """A paper page's BibTeX entry (theme/paper.html), from its front matter."""
+    return bibtex_entry(
+        str(meta.get("title_text") or meta["title"]), [str(a) for a in meta.get("authors") or ()], str(meta["collection"]), url
+    )

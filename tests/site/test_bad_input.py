@@ -10,15 +10,18 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import bibtexparser
+from bibtexparser.middlewares import SeparateCoAuthors
 import frontmatter
 import pytest
-from helpers import HOSTILE_URLS, Dom, run_cli
+from pylatexenc.latex2text import LatexNodes2Text
 from test_scale import PAGE_BUDGET
 
 from generator.errors import InputError
 from generator.pipeline import generate
 from generator.sources.readers import read_file
 from generator.sources.urlpolicy import web_url
+from helpers import HOSTILE_URLS, Dom, run_cli
 
 A = "We propose AlphaNet, a network for graph classification. It works well on molecules."
 B = "We study the convergence of stochastic gradient descent in deep linear networks."
@@ -176,6 +179,11 @@ def shown(value: str) -> str:
     return " ".join(value.split())
 
 
+def typeset(latex: str) -> str:
+    """The text LaTeX typesets from a BibTeX field, as pylatexenc reads it ('^' is a modifier letter there)."""
+    return LatexNodes2Text().latex_to_text(latex).replace("\u02c6", "^")
+
+
 def first(pattern: str, page: str) -> str:
     """The text of the first match of an element in our templates' output, entities decoded."""
     match = re.search(pattern, page, re.S)
@@ -234,6 +242,15 @@ def test_hostile_given_fields_are_shown_as_given_on_their_pages(hostile_site):
         assert first(r'<meta name="description" content="(.*?)">', page) == shown(record["tldr"])
         assert first(r"<h1 data-pagefind-meta=\"title\"[^>]*>(.*?)</h1>", page) == title
         assert first(r'data-md-component="header-topic">\s*<span class="md-ellipsis">(.*?)</span>', page) == title
+        assert first(r'<p class="paper-authors"[^>]*>(.*?)</p>', page) == ", ".join(shown(a) for a in record["authors"])
+        # The BibTeX entry (issue 35) parses, and LaTeX would typeset the title and names as given.
+        entry = bibtexparser.parse_string(
+            first(r'<pre class="paper-bibtex"[^>]*><code>(.*?)</code></pre>', page), append_middleware=[SeparateCoAuthors()]
+        )
+        assert not entry.failed_blocks and len(entry.entries) == 1
+        fields = entry.entries[0].fields_dict
+        assert typeset(fields["title"].value) == title.replace('"', "''")  # LaTeX's quotes for '"'
+        assert [typeset(a) for a in fields["author"].value] == [shown(a).replace('"', "''") for a in record["authors"]]
         # The only links from input: its http(s) url, and a browser reads them as written.
         for link in paper["links"]:
             assert link["url"].startswith(("http://", "https://")) and web_url(link["url"]) == link["url"], link
