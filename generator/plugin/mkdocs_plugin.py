@@ -19,8 +19,9 @@ from __future__ import annotations
 import html
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
@@ -243,7 +244,6 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self._stop_converting()  # every page is converted
         if self.templates is not None:
             env.bytecode_cache = self.templates
-        env.filters["bibtex"] = _bibtex
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -256,6 +256,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             page.meta["title"] = html.escape(text, quote=False)
             if page.title == text:  # not a title given in mkdocs.yml's nav ("Home", "Tags")
                 page.title = page.meta["title"]
+            if "collection" in page.meta and "url" in page.meta:  # a paper page: theme/paper.html shows its BibTeX
+                page.meta["bibtex"] = _bibtex(page.meta, page.canonical_url or str(page.meta["url"]))
         return markdown
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
@@ -339,8 +341,8 @@ def _hand_written_pages(docs_dir: Path) -> list[str]:
     return sorted(p.name for p in docs_dir.glob("*.md") if p.name not in ROOT_FILES)
 
 
-def _bibtex(meta: dict, url: str) -> str:
+def _bibtex(meta: Mapping[str, Any], url: str) -> str:
     """A paper page's BibTeX entry (theme/paper.html), from its front matter."""
     return bibtex_entry(
-        str(meta.get("title_text") or meta["title"]), [str(a) for a in meta.get("authors") or ()], str(meta["collection"]), url
+        str(meta.get("title_text") or meta["title"]), tuple(str(a) for a in meta.get("authors") or ()), str(meta["collection"]), url
     )

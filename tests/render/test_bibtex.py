@@ -35,7 +35,7 @@ def _text(latex: str) -> str:
 @pytest.mark.parametrize("title", HOSTILE)
 def test_a_hostile_title_and_names_parse_and_read_back(title):
     authors = ["Ştefan Müller", "Zoë O'Brien & Sons", "李 明", "A_B {C} 100%", "Smith and Wesson"]
-    fields = _parsed(bibtex_entry(title, authors, "ICLR 2025 Papers", "https://example.org/papers/x/"))
+    fields = _parsed(bibtex_entry(title, tuple(authors), "ICLR 2025 Papers", "https://example.org/papers/x/"))
     assert fields["ENTRYTYPE"] == "misc" and fields["year"] == "2025" and fields["url"] == "https://example.org/papers/x/"
     assert _text(fields["title"]) == " ".join(title.split())
     assert [_text(name) for name in fields["author"]] == authors  # one name each, 'and' in a name or not
@@ -51,7 +51,7 @@ TITLE_CHARACTERS = st.characters(min_codepoint=32, max_codepoint=126).filter(lam
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=TITLE_CHARACTERS, min_size=1, max_size=60).filter(str.strip))
 def test_any_title_parses_and_reads_back(title):
-    fields = _parsed(bibtex_entry(title, [], "Seeds", "papers/x/"))
+    fields = _parsed(bibtex_entry(title, (), "Seeds", "papers/x/"))
     assert _text(fields["title"]) == " ".join(title.split())
     assert "year" not in fields  # the collection names no year
 
@@ -59,7 +59,7 @@ def test_any_title_parses_and_reads_back(title):
 @settings(max_examples=100, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40).filter(str.strip))
 def test_any_text_at_all_gives_an_entry_that_parses(title):
-    assert len(_parsed(bibtex_entry(title, [title, "Ann Lee"], "Seeds", "papers/x/"))["author"]) == 2
+    assert len(_parsed(bibtex_entry(title, (title, "Ann Lee"), "Seeds", "papers/x/"))["author"]) == 2
 
 
 def test_the_key_is_first_author_year_and_first_word():
