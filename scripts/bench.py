@@ -295,7 +295,10 @@ class TreePeaks:
                 peak = self._peak_mib(pid)
                 if peak is None:
                     continue
-                entry = self.peaks.setdefault(pid, {"command": self._command(pid), "root": pid == self.root, "peak_rss_mib": 0.0})
+                entry = self.peaks.setdefault(pid, {"command": "", "root": pid == self.root, "peak_rss_mib": 0.0})
+                # Read again each time: a process seen between fork and exec has its parent's
+                # command line until it execs (Pagefind was then not told apart: pf MiB empty).
+                entry["command"] = self._command(pid) or entry["command"]
                 entry["peak_rss_mib"] = max(entry["peak_rss_mib"], peak)
 
     @staticmethod
