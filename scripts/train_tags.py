@@ -52,6 +52,7 @@ from generator.enrich import (
 )
 from generator.enrich.names import find_acronyms
 from generator.enrich.tagging import candidate_phrases, mentions, normalise_keyword
+from generator.enrich.tags import one_word
 from generator.errors import Report
 from generator.language.learned import Linear
 from generator.language.textutil import fold, normalise_term, singular
@@ -221,9 +222,9 @@ def _kept_named_once(derived: list[Candidate]) -> frozenset[str]:
     exact match: 'LLM evaluation' is no vote for 'evaluation') about as often as derived one-word
     tags named more than once are: the rest are named in passing (issue 33). Each tag's rate is
     shrunk towards the pooled rate of tags named once, so a tag seen a few times is not kept by chance."""
-    one_word = [c for c in derived if " " not in normalise_term(c.tag)]
-    once = [c for c in one_word if c.features["log_count"] <= NAMED_ONCE]
-    more = [c for c in one_word if c.features["log_count"] > NAMED_ONCE]
+    broad = [c for c in derived if one_word(c.tag)]
+    once = [c for c in broad if c.features["log_count"] <= NAMED_ONCE]
+    more = [c for c in broad if c.features["log_count"] > NAMED_ONCE]
     if not once or not more:
         return frozenset()
     pooled, wanted = sum(c.exact for c in once) / len(once), sum(c.exact for c in more) / len(more)

@@ -130,21 +130,17 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
     phrases = [candidate_phrases(text) for text in texts]
     # What the page will not show: tags named in passing or only by an acronym the abstract
     # defines otherwise, phrases that stop inside a term.
+    given = [tuple(normalise_keyword(k) for k in record.keywords) for record in records]
     hidden = [
         (
-            *in_passing(paper_tags, _given(record), mentioned),
-            *misread(paper_tags, _given(record), mentioned, defined),
+            *in_passing(paper_tags, given_tags, mentioned),
+            *misread(paper_tags, given_tags, mentioned, defined),
             *sorted(cut_phrases(candidates, mentioned)),
         )
-        for paper_tags, record, mentioned, candidates, defined in zip(tags, records, found, phrases, acronyms)
+        for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)
     ]
-    derived = zip(ids, records, parts, texts, acronyms, named, tags, scores, summaries, areas, phrases, hidden)
+    derived = zip(ids, records, parts, texts, acronyms, named, tags, given, scores, summaries, areas, phrases, hidden)
     return [_paper(*each) for each in derived]
-
-
-def _given(record: Record) -> tuple[str, ...]:
-    """The record's keywords as tags (Paper.given_tags)."""
-    return tuple(normalise_keyword(k) for k in record.keywords)
 
 
 def _paper(
@@ -155,6 +151,7 @@ def _paper(
     acronyms: list[Acronym],
     named: tuple[str | None, str],
     tags: tuple[str, ...],
+    given_tags: tuple[str, ...],
     scores: dict[str, float],
     summary: str,
     area: str,
@@ -182,7 +179,7 @@ def _paper(
         summary=summary,
         name=name,
         tags=tags,
-        given_tags=_given(record),
+        given_tags=given_tags,
         keyphrases=(),
         area=area,
         links=tuple(links),

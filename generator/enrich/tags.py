@@ -48,6 +48,11 @@ def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], th
     return tuple(tags[:MAX_TAGS])
 
 
+def one_word(tag: str) -> bool:
+    """A broad tag: one word once normalised ('evaluation', 'robotics'; not 'sim-to-real')."""
+    return " " not in normalise_term(tag)
+
+
 def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> tuple[str, ...]:
     """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
     once, by any of their spellings: named in passing, not what the paper is about. Kept are the
@@ -56,7 +61,7 @@ def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequen
     named once (issue 33; decision 0014)."""
     named = Counter(mention.tag for mention in found)
     kept = tag_model().kept_named_once
-    return tuple(tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept and " " not in normalise_term(tag))
+    return tuple(tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept and one_word(tag))
 
 
 def misread(tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[Mention, ...], acronyms: Sequence[Acronym]) -> tuple[str, ...]:
@@ -103,7 +108,7 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Pa
     def keep(i: int, paper: Paper, tag: str) -> bool:
         return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
 
-    field = {tag for tag in dominant if " " not in normalise_term(tag)}
+    field = {tag for tag in dominant if one_word(tag)}
     result = []
     for i, paper in enumerate(papers):
         if dominant.isdisjoint(paper.tags):
