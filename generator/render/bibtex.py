@@ -69,7 +69,7 @@ def citation_key(title: str, authors: Sequence[str], year: str | None) -> str:
     return "".join([*family, year or "", word]) or "paper"
 
 
-@lru_cache(maxsize=32_768)  # every page of a build asks again under `mkdocs serve`: 0.13 ms each
+@lru_cache(maxsize=32_768)  # every page of a build asks again under `mkdocs serve`
 def bibtex_entry(title: str, authors: tuple[str, ...], collection: str, url: str) -> str:
     """A @misc entry: title (its capitals kept), authors when given, the collection as where it
     appeared, its year, and the paper page's address."""
