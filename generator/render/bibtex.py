@@ -31,13 +31,14 @@ def _encoder() -> UnicodeToLatexEncoder:
     )
 
 
-_LIGATURE = re.compile(r"([-`'])(?=[-`'])")  # '--' and '---' typeset as dashes, '``' and "''" as quotes
+# '--' and '---' typeset as dashes, '``' and "''" as quotes, '!`' and '?`' as '¡' and '¿'.
+_LIGATURE = re.compile(r"([-`'!?])(?=`)|([-'])(?=[-'])")
 
 
 def latex_text(text: str) -> str:
     """`text` with BibTeX's and LaTeX's special characters and accented letters as LaTeX, and its
     runs of dashes and quotes kept from becoming typographic ligatures."""
-    return _LIGATURE.sub(r"\1{}", _encoder().unicode_to_latex(" ".join(text.split())))
+    return _LIGATURE.sub(r"\1\2{}", _encoder().unicode_to_latex(" ".join(text.split())))
 
 
 _AND = re.compile(r"\band\b", re.IGNORECASE)
