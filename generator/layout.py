@@ -25,5 +25,6 @@ SECTIONS = {
     "areas": Section("areas", "Areas", "Area", "Each paper's main topic, from a taxonomy modelled on ICLR's primary areas."),
     "collections": Section("collections", "Collections", "Collection", "One collection per input file, or as the records name it."),
     "feeds": Section("feeds", "Feeds", "Feed", "An Atom feed per collection."),
+    "authors": Section("authors", "Authors", "Author", "The authors the records name, by surname."),
 }
-ROOT_FILES = ("index.md", "glossary.md", "map.md", "browse.md", "papers.json", "map.json", "browse.json")
+ROOT_FILES = ("index.md", "glossary.md", "map.md", "browse.md", "reading-list.md", "papers.json", "map.json", "browse.json")

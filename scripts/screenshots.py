@@ -1,7 +1,11 @@
-"""Screenshots of the built seeds site for the README: home, a paper (light and dark), map, browse, search.
+"""Screenshots of the built seeds site for the README: home, a paper (light and dark), map, browse, search;
+and, given a site of papers with authors, an author page and the Reading list (light and dark).
 
-Usage: python scripts/screenshots.py [SITE_DIR] [OUT_DIR]   (after `mkdocs build`)
-Serves SITE_DIR on 127.0.0.1 and drives Debian's Chromium through Playwright.
+Usage: python scripts/screenshots.py [SITE_DIR] [OUT_DIR] [AUTHORED_SITE_DIR]   (after `mkdocs build`)
+The seeds name no authors; an authored site, e.g. of the first 40 IJCAI 2024 records:
+    head -40 ../shared/corpus/ijcai2024.jsonl > /tmp/ijcai40.jsonl
+    python -m generator build /tmp/ijcai40.jsonl --site /tmp/ijcai40
+Serves each site on 127.0.0.1 and drives Debian's Chromium through Playwright.
 """
 
 from __future__ import annotations
@@ -70,9 +74,38 @@ def main() -> None:
         # aria-busy: the search script sets it to false once the results of the query show.
         page.wait_for_selector(".md-search-result__list[aria-busy=false] .md-search-result__item")
         page.screenshot(path=out / "search.png")
+        if len(sys.argv) > 3:
+            authored_pages(browser, Path(sys.argv[3]), out)
         browser.close()
     server.shutdown()
     print(f"screenshots written to {out}/")
+
+
+def authored_pages(browser, site: Path, out: Path) -> None:
+    """The busiest author's page, and a Reading list of three of their and their co-authors' papers."""
+    import json
+    from collections import Counter
+    from urllib.parse import quote
+
+    server = serve(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    counts = Counter(name for p in papers for name in p["authors"])
+    author = min(counts, key=lambda name: (-counts[name], -sum(len(p["authors"]) for p in papers if name in p["authors"]), name))
+    for scheme in ("light", "dark"):
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+        page.goto(f"{base}/authors/author/?name={quote(author)}")
+        page.wait_for_selector(".author-page[data-ready=true]")
+        page.screenshot(path=out / f"author-{scheme}.png")
+        for paper in papers[:3]:
+            page.goto(f"{base}/{paper['url']}")
+            page.locator(".paper-reading button.reading-toggle").click()
+        page.screenshot(path=out / f"paper-saved-{scheme}.png")
+        page.goto(f"{base}/reading-list/")
+        page.wait_for_selector(".reading-list__paper >> nth=2")
+        page.screenshot(path=out / f"reading-list-{scheme}.png", full_page=True)
+        page.close()
+    server.shutdown()
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 - map.json: every paper's place on the topic map (generator.explore.topicmap), area, title, summary
   and page, plus labelled regions at two levels (broad ones shown zoomed out, finer ones
   zoomed in), named from the collection's own tags and key phrases;
-- browse.json: a compact index for the browse page (areas, tags, collections by number;
+- browse.json: a compact index for the browse page (areas, tags, collections, authors by number;
   each paper as title, page and those numbers), far smaller than papers.json.
 
 Pages load these with fetch, so each page's HTML stays the same size whatever the number of
@@ -18,6 +18,7 @@ from collections import Counter
 
 import numpy as np
 
+from generator.explore.authors import authors
 from generator.explore.topics import topic_vectors
 from generator.model import Paper
 
@@ -214,16 +215,27 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str], words=No
 
 
 def browse_data(papers: list[Paper], areas: list[str], tags: list[str], collections: list[str]) -> dict:
-    """Each paper as [title, slug, area, collection, [tags]] by number into the name lists."""
+    """Each paper as [title, slug, area, collection, [tags], [authors]] by number into the name
+    lists (authors in the Authors index's order: generator.explore.authors)."""
     area_index = {name: i for i, name in enumerate(areas)}
     tag_index = {name: i for i, name in enumerate(tags)}
     collection_index = {name: i for i, name in enumerate(collections)}
+    author_names = [author.name for author in authors(papers)]
+    author_index = {name: i for i, name in enumerate(author_names)}
     return {
         "areas": areas,
         "tags": tags,
         "collections": collections,
+        "authors": author_names,
         "papers": [
-            [p.title, p.slug, area_index[p.area], collection_index[p.collection], [tag_index[t] for t in p.tags if t in tag_index]]
+            [
+                p.title,
+                p.slug,
+                area_index[p.area],
+                collection_index[p.collection],
+                [tag_index[t] for t in p.tags if t in tag_index],
+                [author_index[a] for a in p.authors],
+            ]
             for p in papers
         ],
     }

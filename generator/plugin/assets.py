@@ -22,9 +22,11 @@ JAVASCRIPT = (
     "assets/javascripts/math.js",
     "assets/javascripts/search.js",
     "assets/javascripts/lists.js",
+    "assets/javascripts/reading-list.js",  # window.readingList, before the scripts that use it
     "assets/javascripts/data.js",  # before the two pages that use it
     "assets/javascripts/map.js",
     "assets/javascripts/browse.js",
+    "assets/javascripts/authors.js",
 )
 CSS = (f"{KATEX}/katex.min.css", "assets/stylesheets/site.css")
 
@@ -45,10 +47,16 @@ NAV = (
     {"Areas": "areas/index.md"},
     {"Tags": "tags/index.md"},
     {"Collections": "collections/index.md"},
+    {"Authors": "authors/index.md"},
     {"Map": "map.md"},
     {"Browse": "browse.md"},
+    {"Reading list": "reading-list.md"},
     {"Glossary": "glossary.md"},
 )
+
+# Pages the navigation names only when the run made them: a collection whose records name no
+# authors has no authors section.
+OPTIONAL_PAGES = frozenset({"authors/index.md"})
 
 
 def missing_files() -> list[str]:

@@ -107,6 +107,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         # Under serve: the end of the last generator run (the topic map), and the thread doing it.
         self.finish: Callable[[], list[str]] | None = None
         self.finishing: threading.Thread | None = None
+        self.nav: list | None = None  # the navigation the plugin made (mkdocs.yml has none)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
@@ -152,7 +153,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             config.markdown_extensions.append(paperlist.NAME)
         paperlist.use_site_extensions(lambda: _other_extensions(config))
         if config.nav is None:
-            config.nav = [*assets.NAV, *_hand_written_pages(Path(config.docs_dir))]
+            self.nav = [*assets.NAV, *_hand_written_pages(Path(config.docs_dir))]
+            config.nav = self.nav
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -193,6 +195,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         for file in pages:
             if file.src_uri.split("/", 1)[0] in SECTIONS:
                 file.inclusion = InclusionLevel.NOT_IN_NAV
+        if self.nav is not None:  # a section this run made no page for (no author named) is left out
+            config.nav = [entry for entry in self.nav if _made(_nav_page(entry), files)]
         return files
 
     @event_priority(-100)  # after other plugins': the last hook before MkDocs converts the pages
@@ -346,3 +350,14 @@ def _bibtex(meta: Mapping[str, Any], url: str) -> str:
     return bibtex_entry(
         str(meta.get("title_text") or meta["title"]), tuple(str(a) for a in meta.get("authors") or ()), str(meta["collection"]), url
     )
+
+
+def _made(page: str | None, files: Files) -> bool:
+    """Whether the navigation may name `page`: this run made it, or it is no optional page."""
+    return page not in assets.OPTIONAL_PAGES or (page is not None and files.get_file_from_path(page) is not None)
+
+
+def _nav_page(entry: object) -> str | None:
+    """The page a navigation entry such as {"Authors": "authors/index.md"} names, if one."""
+    page = next(iter(entry.values())) if isinstance(entry, dict) and len(entry) == 1 else entry
+    return page if isinstance(page, str) else None

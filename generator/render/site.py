@@ -10,10 +10,8 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import Any, Protocol, cast
 
-import jinja2
 from markupsafe import Markup
 
 from generator import __version__
@@ -26,8 +24,9 @@ from generator.explore.mapfile import area_order, json_text
 from generator.layout import MARKER, SECTIONS
 from generator.link.corpus import MAX_MENTIONED_BY, GlossaryEntry
 from generator.model import Paper
-from generator.render.frontmatter_yaml import dump as front_matter
-from generator.sources.markup import escape_block_start, escape_markdown, link_names
+from generator.render.authors import author_files
+from generator.render.templating import escaping_environment, html_block, markdown_page
+from generator.sources.markup import escape_markdown, link_names
 
 MIN_PAPERS_PER_TAG_PAGE = 2
 RELATED_TAGS = 6
@@ -42,69 +41,14 @@ class Group:
     count: int
 
 
-# The templates are the package's files: they change only with its code, which a running
-# process does not load again either. Not asked for their modification time at each use
-# (auto_reload): 10,000 stat calls at 4,242 papers.
-@cache
-def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("generator.render", "templates"),
-        auto_reload=False,
-        autoescape=False,  # Markdown output: values are escaped with the `md` filter instead
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["md"] = _md
-    env.filters["md_line"] = _md_line
-    return env
-
-
-@lru_cache(maxsize=65_536, typed=True)
-def _md(value: object) -> str:
-    """The `md` filter, remembered: a paper's title and summary are escaped on each of its
-    ~7 listing pages (63,000 calls at 4,242 papers)."""
-    return escape_markdown(str(value))
-
-
-@lru_cache(maxsize=65_536, typed=True)
-def _md_line(value: object) -> str:
-    """The `md` filter for a value that begins a line (a listing's summary, under its title):
-    a summary given as '---' made a rule there, '- x' a nested list."""
-    return escape_block_start(escape_markdown(str(value)), underline=True)
-
-
-@cache
-def _escaping_environment() -> jinja2.Environment:
-    """HTML and XML templates (chart, map, feeds): every value autoescaped, it comes from input."""
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("generator.render", "templates"),
-        auto_reload=False,  # see _environment
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-
-
 def area_chart(areas: list[Group]) -> str:
     """Papers per area as an HTML list with build-time SVG bars (longest bar = most papers)."""
-    html = (
-        _escaping_environment().get_template("area_chart.html.j2").render(areas=areas, max_count=max((a.count for a in areas), default=1))
-    )
+    html = escaping_environment().get_template("area_chart.html.j2").render(areas=areas, max_count=max((a.count for a in areas), default=1))
     # One line: Markdown passes a raw HTML block through only while it has no blank lines.
     return " ".join(html.split())
 
 
 NO_DATE = "1970-01-01T00:00:00Z"  # a feed whose collection no input file dates
-
-
-def _html(template: str, **context) -> str:
-    """An autoescaped HTML template on one line (Markdown passes a raw HTML block through
-    only while it has no blank lines)."""
-    return " ".join(_escaping_environment().get_template(template).render(**context).split())
 
 
 def feed(
@@ -115,7 +59,7 @@ def feed(
     if entries is None:
         entries = [feed_entry(collection, p) for p in papers]
     return (
-        _escaping_environment()
+        escaping_environment()
         .get_template("feed.xml.j2")
         .render(collection=collection, slug=slug, papers=papers, updated=updated, site_url=site_url, entries=entries)
     )
@@ -123,16 +67,9 @@ def feed(
 
 def feed_entry(collection: str, paper: Paper) -> tuple[Markup, Markup]:
     """A paper's feed entry before and after its date (the two blocks of feed_entry.xml.j2)."""
-    template = _escaping_environment().get_template("feed_entry.xml.j2")
+    template = escaping_environment().get_template("feed_entry.xml.j2")
     context = template.new_context({"collection": collection, "p": paper})
     return Markup("".join(template.blocks["opening"](context))), Markup("".join(template.blocks["closing"](context)))
-
-
-def _page(template: str, metadata: dict, **context) -> str:
-    body = _environment().get_template(template).render(**context)
-    # As python-frontmatter's dumps writes a post, with the front matter as yaml.dump writes it.
-    front = front_matter({**metadata, "generated_by": MARKER}).strip()
-    return f"---\n{front}\n---\n\n{body.strip()}".strip() + "\n"
 
 
 def _tag_pages(papers: list[Paper]) -> dict[str, list[Paper]]:
@@ -196,7 +133,7 @@ def paper_record(paper: Paper, slugs: dict[str, dict[str, str]]) -> dict:
 
 def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
     paper, record = paper_and_record
-    return _page(
+    return markdown_page(
         "paper.md.j2",
         {"template": "paper.html", **record, "description": paper.summary},
         body=link_names(paper.body, {m.name: f"{m.slug}.md" for m in paper.mentions}),
@@ -331,7 +268,7 @@ def render_site(
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
     area_groups = groups.areas
     collection_names = groups.collection_names
-    files["index.md"] = _page(
+    files["index.md"] = markdown_page(
         "home.md.j2",
         {"title": site_title, "hide": ["navigation"]},
         site_title=site_title,
@@ -343,7 +280,7 @@ def render_site(
         top_tags=sorted((Group(t, tag_slugs[t], len(m)) for t, m in tag_pages.items()), key=lambda g: (-g.count, g.name.casefold()))[:30],
         glossary_count=len(glossary),
         connected=connected,
-        trends=_html(
+        trends=html_block(
             "trend_chart.html.j2",
             rows=_trends(tag_pages, collection_names, groups.by_collection, groups.tag_counts),
             slugs=tag_slugs,
@@ -420,13 +357,13 @@ def listing_files(
             key = ("listing", name, *context.values(), tuple((p.title, p.slug, p.summary) for p in listed))
             files[f"{folder}/{slugs[folder][name]}.md"] = once(
                 key,
-                lambda: _page("listing.md.j2", {"title": name}, papers=listed, **context),  # noqa: B023
+                lambda: markdown_page("listing.md.j2", {"title": name}, papers=listed, **context),  # noqa: B023
             )
         groups_shown = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
         groups_shown.sort(key=lambda g: (-g.count, g.name.casefold()))
         files[f"{folder}/index.md"] = once(
             ("overview", folder, tuple(groups_shown)),
-            lambda: _page(
+            lambda: markdown_page(
                 "overview.md.j2",
                 {"title": section.title},  # noqa: B023
                 heading=section.title,  # noqa: B023
@@ -458,12 +395,23 @@ def listing_files(
     entries: list[dict[str, Any]] = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
     # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
     shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
-    files["glossary.md"] = once(("glossary", shown), lambda: _page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
-    files["map.md"] = _page(
-        "map.md.j2", {"title": "Topic map", "hide": ["toc"]}, map_html=_html("topic_map.html.j2", areas=groups.areas, count=len(papers))
+    files["glossary.md"] = once(("glossary", shown), lambda: markdown_page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
+    files["map.md"] = markdown_page(
+        "map.md.j2",
+        {"title": "Topic map", "hide": ["toc"]},
+        map_html=html_block("topic_map.html.j2", areas=groups.areas, count=len(papers)),
     )
-    files["browse.md"] = _page("browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers))
+    # The key holds every paper field the authors section reads.
+    shown_authors = tuple((p.title, p.slug, p.summary, p.authors) for p in papers)
+    files.update(once(("authors", shown_authors), lambda: author_files(papers)))
+    files["browse.md"] = markdown_page(
+        "browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers), authors=any(p.authors for p in papers)
+    )
     files["browse.json"] = json_text(browse_data(papers, groups.area_names, sorted(tag_pages, key=str.casefold), collection_names))
+    files["reading-list.md"] = markdown_page(
+        "reading_list.md.j2",
+        {"title": "Reading list", "hide": ["toc"], "description": "The papers you saved, kept in this browser: export or share them."},
+    )
     return files
 
 
@@ -532,7 +480,7 @@ class Share:
 
 
 def _trend(rows: list[tuple[str, float]], once) -> str:
-    return once(("tag shares", tuple(rows)), lambda: _html("tag_shares.html.j2", rows=rows))
+    return once(("tag shares", tuple(rows)), lambda: html_block("tag_shares.html.j2", rows=rows))
 
 
 def _tag_counts(by_collection: dict[str, list[Paper]]) -> dict[str, Counter[str]]:

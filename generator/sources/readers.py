@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -281,6 +282,8 @@ def _str_list(value: object, name: str, where: str, report: Report) -> tuple[str
         if not isinstance(item, str):
             raise InputError(where, f"'{name}' must be a list of text, found {type(item).__name__}")
         item = _text(item)
+        if name == "authors":  # one name, one spelling: the same letters composed or not are one author
+            item = unicodedata.normalize("NFC", item)
         if len(item) > MAX_ITEM_CHARS:
             item, long_items = _shortened(item, MAX_ITEM_CHARS), long_items + 1
         if item:

@@ -58,6 +58,7 @@ PAGE_TYPES = {
     "glossary": "glossary/",
     "map": "map/",
     "browse": "browse/",
+    "reading-list": "reading-list/",  # empty in a fresh tab: tests/browser/test_reading_list.py fills one
     "404": "no/such/paper/",
 }
 

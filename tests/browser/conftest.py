@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from browsing import SiteHandler, Tab, launch_chromium, sync_api
-from helpers import SEEDS, run_cli
+from browsing import SiteHandler, Tab, launch_chromium, serve, sync_api
+from helpers import SEEDS, corpus_file, run_cli
 
 
 @pytest.fixture(scope="session")
@@ -64,3 +64,23 @@ def tab(browser, base):
     tab = Tab(context, base)
     yield tab
     context.close()
+
+
+AUTHORED_PAPERS = 40  # IJCAI 2024's first records: real names, accents, shared co-authors
+
+
+@pytest.fixture(scope="session")
+def authored(tmp_path_factory) -> tuple[Path, Path, str]:
+    """A site of papers with authors, served under a sub-path (/conf/) as a project's Pages
+    site is: (site, docs, base URL). Built from the first AUTHORED_PAPERS records of the
+    shared IJCAI 2024 corpus; skipped where the corpus is not."""
+    folder = tmp_path_factory.mktemp("authored")
+    source = corpus_file("ijcai2024.jsonl")
+    lines = source.read_text(encoding="utf-8").splitlines()[:AUTHORED_PAPERS]
+    (folder / "ijcai2024.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    site, docs = folder / "root" / "conf", folder / "docs"
+    result = run_cli("build", str(folder / "ijcai2024.jsonl"), "--site", str(site), "--docs", str(docs))
+    assert result.returncode == 0, result.stderr
+    server, url = serve(folder / "root")
+    yield site, docs, url + "conf/"
+    server.shutdown()

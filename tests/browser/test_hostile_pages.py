@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 
@@ -199,3 +199,32 @@ def test_search_shows_hostile_given_titles_as_text(browser, hostile_site):
     tab.assert_clean()
     context.close()
     server.shutdown()
+
+
+def test_author_pages_show_hostile_names_as_text(browser, hostile_site):
+    """Every given author's page (filled in the browser from the JSON of their letter) and the
+    Browse facet name them as text and run nothing (issue 35)."""
+    site, records, _ = hostile_site
+    server, url = serve(site)
+    context = browser.new_context()
+    tab = Tab(context, url)
+    try:
+        for record in records:
+            name = " ".join(record["authors"][0].split())
+            page = tab.open(f"authors/author/?name={quote(name)}")
+            page.wait_for_function("document.querySelector('.author-page')?.dataset.ready === 'true'")
+            expect(page.locator(".md-content h1")).to_have_text(name)
+            assert page.locator(".author-papers > li > a").all_text_contents() == [" ".join(record["title"].split())]
+            assert "Ann Lee" in page.locator(".author-coauthors a").all_text_contents()
+            assert page.locator(".md-content x-injected, .md-content img, [data-injected]").count() == 0
+            assert page.evaluate("window.__ran") is None
+        page = tab.open("browse/")
+        page.wait_for_function(DATA_PAGES_READY)
+        page.get_by_label("Find an author").fill("a")
+        assert page.locator(".browse__choices--authors label").count() > 0
+        assert page.locator(".md-content x-injected, .md-content img, [onerror], [onload], [data-injected]").count() == 0
+        assert page.evaluate("window.__ran") is None
+        tab.assert_clean()
+    finally:
+        context.close()
+        server.shutdown()

@@ -17,7 +17,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 from generator.plugin import assets, paperlist
-from generator.render import site as render
+from generator.render.templating import markdown_page
 from generator.sources.markup import BOLD_CLOSE, BOLD_OPEN, ITALIC_CLOSE, ITALIC_OPEN
 from helpers import ROOT, SEEDS
 
@@ -40,7 +40,7 @@ def convert(text: str, *, with_extension: bool) -> str:
 
 def listing(papers: list[SimpleNamespace]) -> str:
     """A tag page's Markdown as the generator writes it (front matter dropped)."""
-    page = render._page(
+    page = markdown_page(
         "listing.md.j2",
         {"title": "A tag"},
         heading="A tag",

@@ -54,7 +54,7 @@ def test_each_tag_area_and_collection_has_a_page_listing_its_papers(files):
     assert all(f"../papers/{p.slug}.md" in listed for p in papers)
     for paper in papers:
         assert any(name.startswith("tags/") and f"../papers/{paper.slug}.md" in text for name, text in out.items() if isinstance(text, str))
-    assert "index.md" in out and "glossary.md" in out and "browse.md" in out
+    assert "index.md" in out and "glossary.md" in out and "browse.md" in out and "reading-list.md" in out
 
 
 def test_a_link_in_the_abstract_is_on_its_paper_page(files):

@@ -8,7 +8,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import bibtexparser
 from bibtexparser.middlewares import SeparateCoAuthors
@@ -242,7 +242,10 @@ def test_hostile_given_fields_are_shown_as_given_on_their_pages(hostile_site):
         assert first(r'<meta name="description" content="(.*?)">', page) == shown(record["tldr"])
         assert first(r"<h1 data-pagefind-meta=\"title\"[^>]*>(.*?)</h1>", page) == title
         assert first(r'data-md-component="header-topic">\s*<span class="md-ellipsis">(.*?)</span>', page) == title
-        assert first(r'<p class="paper-authors"[^>]*>(.*?)</p>', page) == ", ".join(shown(a) for a in record["authors"])
+        # Each name as text, linking to its author page by the name as given (issue 35).
+        names = re.findall(r'<a href="([^"]*)">(.*?)</a>', first(r'<p class="paper-authors"[^>]*>(.*?)</p>', page))
+        assert [text for _, text in names] == [shown(a) for a in record["authors"]]
+        assert [parse_qs(urlsplit(html.unescape(href)).query)["name"] for href, _ in names] == [[shown(a)] for a in record["authors"]]
         # The BibTeX entry (issue 35) parses, and LaTeX would typeset the title and names as given.
         entry = bibtexparser.parse_string(
             first(r'<pre class="paper-bibtex"[^>]*><code>(.*?)</code></pre>', page), append_middleware=[SeparateCoAuthors()]

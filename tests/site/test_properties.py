@@ -211,6 +211,7 @@ ELEMENTS = {
     "canvas",
     "noscript",
     "output",
+    "nav",  # the Authors index's letters
 }
 ATTRIBUTES = {
     "href",
@@ -239,14 +240,27 @@ ATTRIBUTES = {
     "aria-live",
     "data-src",
     "data-papers",
+    "data-root",
+    # The authors section (generator.render.authors; authors.js fills the author page).
+    "data-letters",
+    "data-index",
+    "data-names",
+    "data-pagefind-ignore",
 }
+# The authors section's links: an author's page, the name as given percent-encoded (nothing of it
+# left to be markup), the Authors index from the author page, and its letters.
+AUTHOR_LINK = re.compile(r"(\.\./)?author/\?name=[\w.~/%-]*|\.\./|#letter-[a-z]+")
 OWN_LINK = re.compile(r"(\.\./)*[a-z0-9-]+(/[a-z0-9-]+)*(\.md|\.xml|/)?(#[\w-]+)?")
 OWN_VALUE = {
     "style": re.compile(r"left: [\d.]+%; top: [\d.]+%|text-align: \w+;?"),
     "class": re.compile(r"[\w -]+"),
     "id": re.compile(r"[\w-]+"),
     "data-src": re.compile(r"\.\./(map|browse)\.json"),
-    "data-papers": re.compile(r"\.\./papers/"),
+    "data-papers": re.compile(r"(\.\./)+papers/"),
+    "data-root": re.compile(r"\.\./"),
+    "data-letters": re.compile(r"\.\./"),
+    "data-index": re.compile(r"\.\./"),
+    "data-names": re.compile(r"(names\.json)?"),
     "value": re.compile(r"\d+"),
 }
 ATOM = {
@@ -284,7 +298,7 @@ def test_no_markup_from_given_fields_becomes_an_element_attribute_or_link_target
                 for attribute, value in attributes.items():
                     assert attribute in ATTRIBUTES, (name, tag, attribute, fields)
                     if attribute == "href":
-                        assert web_url(value) == value or OWN_LINK.fullmatch(value), (name, value, fields)
+                        assert web_url(value) == value or OWN_LINK.fullmatch(value) or AUTHOR_LINK.fullmatch(value), (name, value, fields)
                     elif attribute in OWN_VALUE:
                         assert OWN_VALUE[attribute].fullmatch(value), (name, attribute, value, fields)
             assert not dom.comments, (name, fields)

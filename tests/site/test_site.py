@@ -212,9 +212,10 @@ def test_browse_index_is_compact_and_names_every_paper(seeds_site):
     assert sorted(f"papers/{p[1]}/" for p in index["papers"]) == sorted(p["url"] for p in papers)
     by_slug = {p[1]: p for p in index["papers"]}
     for paper in papers:
-        title, _, area, collection, tags = by_slug[paper["url"].split("/")[1]]
+        title, _, area, collection, tags, authors = by_slug[paper["url"].split("/")[1]]
         assert (title, index["areas"][area], index["collections"][collection]) == (paper["title"], paper["area"], paper["collection"])
         assert {index["tags"][t] for t in tags} == set(paper["tag_urls"])
+        assert [index["authors"][a] for a in authors] == paper["authors"]  # none in the seeds: see test_author_filing
 
 
 def test_tag_pages_rank_papers_by_the_tag_and_name_related_tags(seeds_site):
@@ -279,3 +280,25 @@ def test_a_site_of_two_collections_shows_which_tags_grew_and_shrank(tmp_path):
     assert "▲" in home and "▼" in home
     tag_page = (tmp_path / "docs" / "tags" / "large-language-models.md").read_text(encoding="utf-8")
     assert "Share of each collection" in tag_page and tag_page.count("%</span>") == 2
+
+
+def test_the_navigation_names_authors_only_when_the_records_do(tmp_path):
+    """The plugin's navigation (a site whose mkdocs.yml has no nav) links the Authors index when
+    some record names its authors, and leaves it out when none does (strict builds both)."""
+    abstracts = [
+        "We propose a graph neural network for molecule property prediction with message passing.",
+        "Message passing graph neural networks predict molecule properties; we study their depth.",
+    ]
+    navs = {}
+    for named in (False, True):
+        source = tmp_path / f"named-{named}.jsonl"
+        rows = [{"abstract": a, **({"authors": ["Ann Lee", f"Bo Chen {i}"]} if named else {})} for i, a in enumerate(abstracts)]
+        source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        site = tmp_path / f"site-{named}"
+        result = run_cli("build", str(source), "--site", str(site))
+        assert result.returncode == 0, result.stderr[-2000:]
+        home = (site / "index.html").read_text(encoding="utf-8")
+        navs[named] = re.findall(r'class="md-tabs__link"[^>]*>\s*([^<]+?)\s*<', home)
+        assert (site / "authors" / "index.html").exists() == named
+    assert "Browse" in navs[False] and "Authors" not in navs[False]
+    assert navs[True] == [*navs[False][:4], "Authors", *navs[False][4:]]
