@@ -18,7 +18,7 @@ from collections import Counter
 
 import numpy as np
 
-from generator.explore.authors import authors
+from generator.explore.authors import Author
 from generator.explore.topics import topic_vectors
 from generator.model import Paper
 
@@ -214,13 +214,13 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str], words=No
     }
 
 
-def browse_data(papers: list[Paper], areas: list[str], tags: list[str], collections: list[str]) -> dict:
+def browse_data(papers: list[Paper], areas: list[str], tags: list[str], collections: list[str], everyone: list[Author]) -> dict:
     """Each paper as [title, slug, area, collection, [tags], [authors]] by number into the name
-    lists (authors in the Authors index's order: generator.explore.authors)."""
+    lists; `everyone` is generator.explore.authors.authors(papers), in the Authors index's order."""
     area_index = {name: i for i, name in enumerate(areas)}
     tag_index = {name: i for i, name in enumerate(tags)}
     collection_index = {name: i for i, name in enumerate(collections)}
-    author_names = [author.name for author in authors(papers)]
+    author_names = [author.name for author in everyone]
     author_index = {name: i for i, name in enumerate(author_names)}
     return {
         "areas": areas,

@@ -9,7 +9,7 @@ is about 2,000 under S), and the index's filter box searches every name from nam
 
 from __future__ import annotations
 
-from generator.explore.authors import LETTERS, OTHER, Author, authors, by_letter, letter_data, names_data
+from generator.explore.authors import LETTERS, OTHER, Author, by_letter, letter_data, names_data
 from generator.explore.mapfile import json_text
 from generator.model import Paper
 from generator.render.templating import html_block, markdown_page
@@ -28,9 +28,9 @@ def _intro(count: int, papers: int) -> str:
     )
 
 
-def author_files(papers: list[Paper]) -> dict[str, str]:
-    """The authors section, or nothing when no paper names its authors."""
-    everyone = authors(papers)
+def author_files(papers: list[Paper], everyone: list[Author]) -> dict[str, str]:
+    """The authors section, or nothing when no paper names its authors; `everyone` is
+    generator.explore.authors.authors(papers)."""
     if not everyone:
         return {}
     letters = by_letter(everyone)

@@ -19,6 +19,7 @@ from generator.context import Kept, RunContext
 from generator.enrich.paper import slugify
 from generator.enrich.tagging import vocabulary
 from generator.enrich.tags import centrality
+from generator.explore.authors import authors
 from generator.explore.data import browse_data
 from generator.explore.mapfile import area_order, json_text
 from generator.layout import MARKER, SECTIONS
@@ -401,13 +402,16 @@ def listing_files(
         {"title": "Topic map", "hide": ["toc"]},
         map_html=html_block("topic_map.html.j2", areas=groups.areas, count=len(papers)),
     )
-    # The key holds every paper field the authors section reads.
+    # Filed once for the authors section and browse.json; the keys hold every paper field each reads.
+    everyone = once(("authors filed", tuple(p.authors for p in papers)), lambda: authors(papers))
     shown_authors = tuple((p.title, p.slug, p.summary, p.authors) for p in papers)
-    files.update(once(("authors", shown_authors), lambda: author_files(papers)))
+    files.update(once(("authors", shown_authors), lambda: author_files(papers, everyone)))
     files["browse.md"] = markdown_page(
         "browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers), authors=any(p.authors for p in papers)
     )
-    files["browse.json"] = json_text(browse_data(papers, groups.area_names, sorted(tag_pages, key=str.casefold), collection_names))
+    files["browse.json"] = json_text(
+        browse_data(papers, groups.area_names, sorted(tag_pages, key=str.casefold), collection_names, everyone)
+    )
     files["reading-list.md"] = markdown_page(
         "reading_list.md.j2",
         {"title": "Reading list", "hide": ["toc"], "description": "The papers you saved, kept in this browser: export or share them."},

@@ -72,7 +72,7 @@ def test_a_name_written_with_combining_accents_is_the_same_author(tmp_path):
 
 def test_the_section_lists_every_author_on_the_index_and_each_letter_holds_their_papers():
     linked = papers(["Ann Lee", "Bo Chen"], ["Ann Lee", "王小明"], ["Cy Young"])
-    files = section.author_files(linked)
+    files = section.author_files(linked, authors(linked))
     assert set(files) == {"authors/index.md", "authors/author.md"} | {f"authors/{key}.json" for key in LETTERS}
     assert json.loads(files["authors/a.json"])["authors"] == {}
     index = frontmatter.loads(files["authors/index.md"])
@@ -88,7 +88,8 @@ def test_the_section_lists_every_author_on_the_index_and_each_letter_holds_their
 
 def test_a_large_site_gives_each_letter_a_page_and_the_filter_box_every_name(monkeypatch):
     monkeypatch.setattr(section, "ONE_PAGE_AUTHORS", 2)
-    files = section.author_files(papers(["Ann Lee", "Bo Chen"], ["Al Lin"]))
+    three = papers(["Ann Lee", "Bo Chen"], ["Al Lin"])
+    files = section.author_files(three, authors(three))
     assert {"authors/l.md", "authors/c.md", "authors/names.json"} <= set(files)
     index = frontmatter.loads(files["authors/index.md"]).content
     assert '<a href="l/">L <span class="author-count">(2)</span></a>' in index and "Ann Lee" not in index
@@ -99,4 +100,5 @@ def test_a_large_site_gives_each_letter_a_page_and_the_filter_box_every_name(mon
 
 
 def test_a_collection_without_authors_has_no_authors_section():
-    assert section.author_files(papers([], [])) == {}
+    unnamed = papers([], [])
+    assert section.author_files(unnamed, authors(unnamed)) == {}
