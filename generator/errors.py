@@ -23,6 +23,7 @@ class Report:
 
     warnings: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # how the run went where the user may want to know (not problems)
 
     def warn(self, where: str, message: str) -> None:
         self.warnings.append(f"{where}: {message}")

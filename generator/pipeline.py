@@ -23,6 +23,7 @@ from generator.runtime.session import Session
 from generator.sources.readers import input_files, records_as_read, shown_path
 
 if TYPE_CHECKING:
+    from generator.language.meaning.model import Model
     from generator.render.site import Files
 
 T = TypeVar("T")
@@ -54,6 +55,12 @@ class Settings:
     progress: bool = False
     source_root: Path | None = None  # input paths are shown relative to this folder
     site_url: str | None = None  # makes feed links absolute
+    # How related papers are found: "lexical" (words), "semantic" (words and a sentence model's
+    # vectors; an error without the model) or "auto" (semantic when the model is installed).
+    related_by: str = "auto"
+
+
+RELATED_BY = ("auto", "lexical", "semantic")
 
 
 @dataclass
@@ -75,6 +82,7 @@ class Summary:
             f"{len(self.write.written)} file(s) written, {self.write.unchanged} unchanged, "
             f"{len(self.write.removed)} stale removed in {self.seconds:.2f} s",
         ]
+        out += [f"note: {n}" for n in self.report.notes]
         out += [f"duplicate: {d}" for d in self.report.duplicates]
         out += [f"warning: {w}" for w in self.report.warnings]
         out += [f"kept hand-written docs/{f}; its generated version was not written" for f in self.write.kept_hand_written]
@@ -161,6 +169,27 @@ def _timestamp(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def meaning_model(settings: Settings, report: Report, session: Session | None = None) -> Model | None:
+    """The sentence model related papers use, or None (words only). "auto" without the model
+    says once how to install it; "semantic" without it is an error."""
+    from generator.language.meaning.model import HOW_TO_INSTALL, Unavailable, find
+
+    if settings.related_by not in RELATED_BY:
+        raise InputError("related_by", f"{settings.related_by!r} is not one of {', '.join(RELATED_BY)}")
+    if settings.related_by == "lexical":
+        return None
+    try:
+        return find()
+    except Unavailable as why:
+        if settings.related_by == "semantic":
+            raise InputError("related_by: semantic", str(why)) from None
+        said = session.said if session is not None else set()
+        if "semantic" not in said:
+            report.notes.append(f"related papers are found by words only; for related papers by meaning: {HOW_TO_INSTALL}")
+            said.add("semantic")
+        return None
+
+
 def site_title_for(papers: list[Paper], settings: Settings) -> str:
     if settings.site_title:
         return settings.site_title
@@ -199,8 +228,10 @@ class _Run:
             raise InputError(str(docs_dir), "output folder is a file")
         self.files = input_files(inputs, self.report)
         self.cache = RunCache(docs_dir, session.papers if session is not None else None)
+        self.model = meaning_model(settings, self.report, session)
         self.fingerprint = run_fingerprint(
-            self.files, (settings.related, settings.site_title, str(settings.source_root), settings.site_url)
+            self.files,
+            (settings.related, settings.site_title, str(settings.source_root), settings.site_url, self.model and self.model.identity),
         )
         self.pending: dict | None = {} if later else None  # the files handed to summary.finish
         self.writer: Writer | None = None
@@ -277,7 +308,27 @@ class _Run:
             list_early if writer is not None else None,
             self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
+            meanings=self.meanings(papers) if self.model is not None and self.settings.related > 0 else None,
         )
+
+    def meanings(self, papers: list[Paper]) -> Any:
+        """Each paper's meaning vector: from the vector cache, or embedded now (issue 34)."""
+        from generator.language.meaning.encoder import encoder
+        from generator.link.corpus import meaning_text
+        from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
+
+        model = cast("Model", self.model)
+        store = VectorStore(store_path(), model)
+        texts = [meaning_text(p) for p in papers]
+        show = self.settings.progress and len(texts) >= PROGRESS_THRESHOLD
+        vectors, embedded = meaning_vectors(
+            texts, model, partial(encoder(model).embed, progress=show), store, self.session.meanings if self.session is not None else None
+        )
+        if store.failed:
+            self.report.warn(str(store.path), f"the cache of meaning vectors could not be used ({store.failed})")
+        if embedded >= PROGRESS_THRESHOLD:
+            self.report.notes.append(f"embedded {embedded} abstracts with {model.name}; kept in {store.path} for the next builds")
+        return vectors
 
     def render(self, papers: list[Paper]) -> None:
         """The files' text into self.outputs (a one-off run's writer writes them meanwhile)."""

@@ -127,15 +127,23 @@ def main() -> None:
 @click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--seed", default=15, show_default=True, type=int)
 @click.option("--count", default=10, show_default=True, type=click.IntRange(1), help="Papers per corpus.")
-def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path, seed: int, count: int) -> None:
+@click.option(
+    "--related-by",
+    "related_by",
+    type=click.Choice(["lexical", "semantic"]),
+    default="lexical",
+    show_default=True,
+    help="Related papers by words, or by words and meaning (needs the sentence model).",
+)
+def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path, seed: int, count: int, related_by: str) -> None:
     """Draw papers and write their tags and related papers as this checkout derives them."""
     import sample_check
     import train_tags
 
     corpora = train_tags.keyword_corpora(corpus_dir)
-    papers = [p for name in names or DEFAULT_CORPORA for p in sample_check.drawn(corpus_dir, name, seed, count, corpora)]
+    papers = [p for name in names or DEFAULT_CORPORA for p in sample_check.drawn(corpus_dir, name, seed, count, corpora, related_by)]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    record = {"label": label, "commit": commit, "seed": seed, "count": count, "papers": papers}
+    record = {"label": label, "commit": commit, "seed": seed, "count": count, "related_by": related_by, "papers": papers}
     out_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tags, links = sum(len(p["tags"]) for p in papers), sum(len(p["related"]) for p in papers)
     click.echo(f"{out_path}: {len(papers)} papers, {tags} tags, {links} links ({label}, {commit or 'no git'})")

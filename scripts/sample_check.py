@@ -24,21 +24,32 @@ sys.path.insert(0, str(ROOT))
 
 import train_tags
 
+from generator.link.related import similar
 from generator.quality.evaluate import derive, load
 
 
-def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict) -> list[dict]:
+def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, related_by: str = "lexical") -> list[dict]:
     """The `count` papers random.Random(seed) draws from corpus `name`, derived with titles and
-    keywords hidden and tag models fitted without the corpus's venue: per paper its record
-    number, real title, author keywords, abstract, tags, key phrases, and each related paper's
-    record number, real title, abstract and reasons."""
+    keywords hidden and tag models fitted without the corpus's venue (related papers by meaning,
+    with `related_by`, mixed as fitted without it: generator/data/related.yml's without_venue):
+    per paper its record number, real title, author keywords, abstract, tags, key phrases, and
+    each related paper's record number, real title, abstract and reasons."""
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
+    fitted = similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY
+    without = similar._FITTED.get("without_venue", {}).get(held_out)
+    if without:
+        similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY = (
+            without["semantic_weight"],
+            without["semantic_candidates"],
+            without["semantic_penalty"],
+        )
     try:
-        papers, _ = derive(records)
+        papers, _ = derive(records, related_by=related_by)
     finally:
         train_tags.use_shipped()
+        similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY = fitted
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
     out = []
     for i in sorted(random.Random(seed).sample(range(len(records)), min(count, len(records)))):

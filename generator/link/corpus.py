@@ -282,6 +282,12 @@ def document(paper: Paper) -> str:
     return " ".join([_document_head(paper), *similarity_terms(paper)])
 
 
+def meaning_text(paper: Paper) -> str:
+    """What a paper's meaning vector is made from (generator.language.meaning): its given title
+    and its abstract, URLs left out, as its document begins."""
+    return _document_head(paper).strip()
+
+
 def _document_head(paper: Paper) -> str:
     """What begins a paper's document and linking does not change: its given title and its
     abstract, URLs left out ('github', 'com' or a user name relate nothing)."""
@@ -295,6 +301,7 @@ def add_related(
     names: list[dict[str, str]] | None = None,
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
+    meanings: np.ndarray | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
     With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
@@ -302,13 +309,14 @@ def add_related(
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
     with, when worked out already (`_from_texts`). `neighbours_found(papers, lists, words)` is called
     once each paper's related papers are known (indices, cosines), before their reasons, with the
-    word TF-IDF rows they were found by (the topic map groups regions on them)."""
+    word TF-IDF rows they were found by (the topic map groups regions on them). `meanings`: per
+    paper, a unit vector of what it means (generator.language.meaning), or None: words only."""
     if len(papers) < 2 or count <= 0:
         return papers
     memo, kept = context.memo("reasons"), context.kept
     documents = _per_paper(document, papers, kept)
     words = vectors(documents, memo, heads)
-    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words)
+    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words, meanings)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
     del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)
@@ -472,13 +480,14 @@ def link(
     titled: Callable[[list[Paper]], None] | None = None,
     waiting: Callable[[], None] | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
+    meanings: np.ndarray | None = None,
 ) -> list[Paper]:
     """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
     reused where its inputs are the same, and where work may run aside (generator.context).
     `titled(papers)` is called once the papers are all linking makes them but for their related
     papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
     is called where this process would wait for work run aside (if ever); `neighbours_found`:
-    see add_related."""
+    and `meanings`: see add_related."""
     kept = context.kept
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
@@ -502,7 +511,7 @@ def link(
     papers = grouping_tags(papers, kept, MAX_KEYPHRASES)
     if titled is not None:
         titled(papers)
-    return add_related(papers, related_count, context, names, heads, neighbours_found)
+    return add_related(papers, related_count, context, names, heads, neighbours_found, meanings)
 
 
 def _waited(later: Pending, waiting: Callable[[], None] | None):

@@ -38,7 +38,7 @@ from mkdocs.structure.pages import Page
 from generator.errors import InputError
 from generator.layout import MARKER, ROOT_FILES, SECTIONS
 from generator.output.files import write_atomic
-from generator.pipeline import Settings, Summary, generate
+from generator.pipeline import RELATED_BY, Settings, Summary, generate
 from generator.plugin import assets, paperlist
 from generator.plugin.pageconvert import Converter
 from generator.plugin.searchindex import PART_PAGES, Indexer, Seen, Stream
@@ -74,6 +74,9 @@ class AbstractsConfig(base.Config):
     inputs = c.ListOfPaths(default=["seeds"])  # files or folders, relative to mkdocs.yml
     related = Count(0, 50, default=5)  # related papers per paper
     progress = c.Type(bool, default=False)  # a progress bar on long runs
+    # Related papers by words ("lexical"), by words and meaning ("semantic": needs the sentence
+    # model, `abstracts-site model install`) or "auto" (by meaning when the model is installed).
+    related_by = c.Choice(RELATED_BY, default="auto")
     source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
     # Pages per part of the search index: Pagefind's memory while it writes a part grows with its
     # pages (generator.plugin.searchindex, decision 0004); larger sites are indexed in parts,
@@ -168,6 +171,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                     progress=self.config.progress,
                     source_root=Path(self.config.source_root or Path(config.config_file_path).parent),
                     site_url=config.site_url or None,
+                    related_by=self.config.related_by,
                 ),
                 self.session,
                 later=self.session is not None,

@@ -40,10 +40,10 @@ from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.errors import InputError, Report
 from generator.language.textutil import fold, normalise_term, sentences, singular
-from generator.link.corpus import document, link
+from generator.link.corpus import document, link, meaning_text
 from generator.link.related.similar import CANDIDATES, assign, plain_top
 from generator.model import Paper, Record
-from generator.pipeline import merge_duplicates
+from generator.pipeline import RELATED_BY, Settings, meaning_model, merge_duplicates
 from generator.runtime.parallel import Forking
 from generator.sources.readers import read_file
 
@@ -238,14 +238,30 @@ def hide(record: Record) -> Record:
     return replace(record, title=None, keywords=(), primary_area=None, tldr=None)
 
 
-def derive(records: Sequence[Record], related: int = RELATED) -> tuple[list[Paper], dict[str, float]]:
-    """Run enrich and link on the hidden records; papers come back in record order."""
+def derive(records: Sequence[Record], related: int = RELATED, related_by: str = "lexical") -> tuple[list[Paper], dict[str, float]]:
+    """Run enrich and link on the hidden records; papers come back in record order. `related_by`
+    as a build's (generator.pipeline.Settings); the time to embed is not counted in link's."""
     start = time.perf_counter()
     papers = [enrich(hide(r)) for r in records]
     enriched = time.perf_counter()
-    papers = link(papers, related_count=related, context=Forking())  # as a one-off run forks
+    meanings = meanings_of(papers, related_by)
+    embedded = time.perf_counter()
+    papers = link(papers, related_count=related, context=Forking(), meanings=meanings)  # as a one-off run forks
     linked = time.perf_counter()
-    return papers, {"enrich": enriched - start, "link": linked - enriched, "total": linked - start}
+    return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}
+
+
+def meanings_of(papers: Sequence[Paper], related_by: str) -> np.ndarray | None:
+    """The papers' meaning vectors as a build finds them (generator.pipeline.meaning_model),
+    through the user's vector cache; None when related papers are by words only."""
+    from generator.language.meaning.encoder import encoder
+    from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
+
+    model = meaning_model(Settings(related_by=related_by), Report())
+    if model is None:
+        return None
+    texts = [meaning_text(p) for p in papers]
+    return meaning_vectors(texts, model, encoder(model).embed, VectorStore(store_path(), model))[0]
 
 
 def load(path: Path, limit: int | None = None) -> list[Record]:
@@ -502,8 +518,10 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
     return metrics
 
 
-def evaluate_records(name: str, records: Sequence[Record], related: int = RELATED, seed: int = SEED, examples: int = 0) -> CorpusResult:
-    papers, seconds = derive(records, related)
+def evaluate_records(
+    name: str, records: Sequence[Record], related: int = RELATED, seed: int = SEED, examples: int = 0, related_by: str = "lexical"
+) -> CorpusResult:
+    papers, seconds = derive(records, related, related_by)
     result = CorpusResult(name, len(papers))
     result.sections["titles"] = title_metrics(papers, records)
     result.sections["title defects"] = defect_metrics(papers)
@@ -514,6 +532,7 @@ def evaluate_records(name: str, records: Sequence[Record], related: int = RELATE
     result.sections["related"] = related_metrics(papers, records, related, seed)
     result.sections["time"] = [
         Metric("enrich_seconds", "enrich", seconds["enrich"], "seconds"),
+        Metric("embed_seconds", "embed (0 when cached)", seconds["embed"], "seconds"),
         Metric("link_seconds", "link", seconds["link"], "seconds"),
         Metric("total_seconds", "total", seconds["total"], "seconds"),
         Metric("ms_per_paper", "per paper", 1000 * seconds["total"] / len(papers) if papers else None, "ms"),
@@ -533,9 +552,11 @@ def evaluate_records(name: str, records: Sequence[Record], related: int = RELATE
     return result
 
 
-def evaluate_corpus(path: Path, limit: int | None = None, related: int = RELATED, seed: int = SEED, examples: int = 0) -> CorpusResult:
+def evaluate_corpus(
+    path: Path, limit: int | None = None, related: int = RELATED, seed: int = SEED, examples: int = 0, related_by: str = "lexical"
+) -> CorpusResult:
     """Read one corpus file (its first `limit` records) and score it."""
-    return evaluate_records(path.stem, load(path, limit), related, seed, examples)
+    return evaluate_records(path.stem, load(path, limit), related, seed, examples, related_by)
 
 
 # --- Output ---------------------------------------------------------------------------
@@ -588,14 +609,31 @@ def format_table(result: CorpusResult) -> str:
 @click.option("--related", default=RELATED, show_default=True, type=click.IntRange(1, 50), help="Related papers per paper.")
 @click.option("--seed", default=SEED, show_default=True, type=int, help="Seed for the random baselines and examples.")
 @click.option("--examples", default=0, show_default=True, type=click.IntRange(0), help="Print N sampled derived vs real titles per corpus.")
-def main(corpora: tuple[Path, ...], json_out: Path | None, limit: int | None, related: int, seed: int, examples: int) -> None:
+@click.option(
+    "--related-by",
+    "related_by",
+    default="auto",
+    show_default=True,
+    type=click.Choice(RELATED_BY),
+    help="Related papers by words, by words and meaning, or by meaning when the model is installed (as a build).",
+)
+def main(
+    corpora: tuple[Path, ...], json_out: Path | None, limit: int | None, related: int, seed: int, examples: int, related_by: str
+) -> None:
     """Derive titles, tags, summaries and related papers from each CORPUS's abstracts
     alone and score them against the corpus's real fields (see the module docstring)."""
     results = []
     start = time.perf_counter()
+    try:
+        found = meaning_model(Settings(related_by=related_by), Report())
+    except InputError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    model_identity = found.identity if found is not None else None
+    click.echo(f"related papers by {'words and meaning (' + model_identity + ')' if model_identity else 'words only'}\n")
     for path in corpora:
         try:
-            result = evaluate_corpus(path, limit, related, seed, examples)
+            result = evaluate_corpus(path, limit, related, seed, examples, related_by)
         except InputError as error:
             click.echo(f"error: {error}", err=True)
             sys.exit(2)
@@ -605,7 +643,7 @@ def main(corpora: tuple[Path, ...], json_out: Path | None, limit: int | None, re
     click.echo(f"{sum(r.papers for r in results)} papers in {len(results)} corpora scored in {time.perf_counter() - start:.1f} s")
     if json_out:
         data = {
-            "settings": {"limit": limit, "related": related, "seed": seed},
+            "settings": {"limit": limit, "related": related, "seed": seed, "related_by": related_by, "model": model_identity},
             "corpora": {r.name: r.to_json() | ({"examples": r.examples} if r.examples else {}) for r in results},
         }
         json_out.parent.mkdir(parents=True, exist_ok=True)

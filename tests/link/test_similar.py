@@ -98,3 +98,49 @@ def test_the_topic_map_is_handed_the_word_vectors_the_related_papers_were_found_
     ((seen, lists, words),) = handed
     assert len(lists) == len(papers) and all(len(found) == 3 for found in lists)
     assert (words != vectorize([document(p) for p in seen])[0]).nnz == 0
+
+
+def test_a_paper_close_in_meaning_outranks_one_sharing_a_few_words_and_without_meanings_nothing_changes(monkeypatch):
+    # Issue 34: meaning vectors (generator.language.meaning) mixed into the word scores. Paper 1
+    # shares more words with paper 0; paper 2 says the same in other words (its vector is 0's).
+    from generator.link.related import similar
+
+    monkeypatch.setattr(similar, "SEMANTIC_WEIGHT", 0.5)  # the mixing itself, whatever generator/data/related.yml holds
+
+    documents = [
+        "pose estimation of objects from images for robotic grasping",
+        "pose estimation of dancers filmed on stage, for animating characters in games with motion capture suits and markers",
+        "recovering where a thing sits and how it is turned, seen by a camera, to pick it up",
+        "where a thing sits and how it is turned, seen by a camera",
+        # In pairs: each is recommended by its twin and takes no slot of papers 0-3.
+        *[f"protein folding molecules study{i // 2} energy{i // 2}" for i in range(30)],
+    ]
+    rng = np.random.default_rng(0)
+    meanings = rng.standard_normal((len(documents), 16)).astype(np.float32)
+    meanings[2] = meanings[0] + 0.05 * meanings[2]
+    meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
+    by_words = similar.neighbours(documents, [""] * len(documents), 2)
+    by_meaning = similar.neighbours(documents, [""] * len(documents), 2, meanings=meanings)
+    assert by_words.lists[0][0][0] == 1
+    assert by_meaning.lists[0][0][0] == 2
+    again = similar.neighbours(documents, [""] * len(documents), 2)
+    assert again.lists == by_words.lists
+
+
+def test_the_candidates_taken_by_meaning_carry_their_word_cosines(monkeypatch):
+    from generator.link.related import similar
+
+    monkeypatch.setattr(similar, "SEMANTIC_CANDIDATES", 3)
+    documents = [f"graph {'neural ' * (i % 3)}networks for molecules number{i} and proteins{i % 4}" for i in range(25)]
+    meanings = np.random.default_rng(1).standard_normal((25, 8)).astype(np.float32)
+    meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
+    found = similar.vectors(documents)
+    indices, cosine = similar._nearest(found, documents, 10, None, similar.INLINE)
+    merged, merged_cosine = similar._with_closest_in_meaning(indices, cosine, meanings, found.words, 3)
+    expected = (found.words @ found.words.T).toarray()
+    for i in range(25):
+        row = merged[i].tolist()
+        assert len(set(row)) == 10 and i not in row
+        closest = [j for j in np.argsort(-(meanings @ meanings[i]), kind="stable").tolist() if j != i][:3]
+        assert set(row[:3]) == set(closest)
+        assert np.allclose(merged_cosine[i], expected[i, row], atol=1e-5)

