@@ -321,9 +321,11 @@ class _Run:
         store = VectorStore(store_path(), model)
         texts = [meaning_text(p) for p in papers]
         show = self.settings.progress and len(texts) >= PROGRESS_THRESHOLD
-        vectors, embedded = meaning_vectors(
-            texts, model, partial(encoder(model).embed, progress=show), store, self.session.meanings if self.session is not None else None
-        )
+
+        def embed(missing: list[str]) -> Any:  # the model is loaded only when some abstract is new
+            return encoder(model).embed(missing, progress=show)
+
+        vectors, embedded = meaning_vectors(texts, model, embed, store, self.session.meanings if self.session is not None else None)
         if store.failed:
             self.report.warn(str(store.path), f"the cache of meaning vectors could not be used ({store.failed})")
         if embedded >= PROGRESS_THRESHOLD:

@@ -261,7 +261,7 @@ def meanings_of(papers: Sequence[Paper], related_by: str) -> np.ndarray | None:
     if model is None:
         return None
     texts = [meaning_text(p) for p in papers]
-    return meaning_vectors(texts, model, encoder(model).embed, VectorStore(store_path(), model))[0]
+    return meaning_vectors(texts, model, lambda missing: encoder(model).embed(missing), VectorStore(store_path(), model))[0]
 
 
 def load(path: Path, limit: int | None = None) -> list[Record]:

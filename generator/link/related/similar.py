@@ -37,6 +37,7 @@ from generator.language.textutil import ENGLISH_STOP_WORDS
 from generator.link.related.candidates import nearest
 
 ROW_BLOCK = 1024  # rows smoothed at a time
+PAIR_BLOCK = 20_000  # paper pairs whose word cosine is computed at a time (sparse rows multiplied)
 CANDIDATES = 40
 GRAPH_NEIGHBOURS = 15
 SMOOTHING = 1.0
@@ -292,7 +293,10 @@ def neighbours(
 def mixed(indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray) -> np.ndarray:
     """The candidates' word cosines plus SEMANTIC_WEIGHT times how much closer in meaning each
     candidate is than two papers of the collection are on average (decision 0016)."""
-    closeness = np.einsum("id,ikd->ik", meanings, meanings[indices])
+    closeness = np.empty(indices.shape, dtype=np.float32)
+    for start in range(0, len(indices), ROW_BLOCK):  # in blocks: the candidates' vectors at once are n x width x 384
+        rows = slice(start, start + ROW_BLOCK)
+        closeness[rows] = np.einsum("id,ikd->ik", meanings[rows], meanings[indices[rows]])
     n = len(meanings)
     total = meanings.sum(axis=0, dtype=np.float64)
     average = (float(total @ total) - float(np.einsum("id,id->", meanings, meanings))) / max(1, n * (n - 1))
@@ -303,7 +307,8 @@ def _with_closest_in_meaning(
     indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each row's candidates: its `extra` papers closest in meaning, then its closest by words
-    (`indices`, best first) not among those, as many as before; with their word cosines."""
+    (`indices`, best first) not among those, as many as before; with their word cosines (from
+    `cosine` where known, else computed for those pairs only)."""
     n, width = indices.shape
     close = np.empty((n, extra), dtype=np.int64)
     for start in range(0, n, ROW_BLOCK):
@@ -312,16 +317,17 @@ def _with_closest_in_meaning(
         top = np.argpartition(-block, extra - 1, axis=1)[:, :extra]
         order = np.lexsort((top, -np.take_along_axis(block, top, axis=1)), axis=1)
         close[start : start + ROW_BLOCK] = np.take_along_axis(top, order, axis=1)
-    merged = np.empty((n, width), dtype=np.int64)
-    for i in range(n):
-        mine = close[i].tolist()
-        chosen = set(mine)
-        merged[i] = mine + [j for j in indices[i].tolist() if j not in chosen][: width - extra]
-    rows = np.repeat(np.arange(n), width)
-    word_cosine = np.asarray(words[rows].multiply(words[merged.ravel()]).sum(axis=1)).reshape(n, width)
-    known = indices[:, :, None] == merged[:, None, :]  # where a merged candidate was a word candidate: its exact cosine
-    exact = np.where(known.any(axis=1), np.einsum("ik,ikm->im", cosine, known.astype(np.float32)), word_cosine)
-    return merged, exact.astype(np.float32)
+    known = indices[:, :, None] == close[:, None, :]  # n x width x extra: which word candidate each close one is
+    taken = known.any(axis=2)  # word candidates already among the closest in meaning
+    rest = np.argsort(taken, axis=1, kind="stable")[:, : width - extra]  # the others, in their order
+    close_cosine = np.einsum("ik,ikm->im", cosine, known.astype(np.float32))
+    unknown_rows, unknown_columns = np.nonzero(~known.any(axis=1))
+    for start in range(0, len(unknown_rows), PAIR_BLOCK):
+        i, c = unknown_rows[start : start + PAIR_BLOCK], unknown_columns[start : start + PAIR_BLOCK]
+        close_cosine[i, c] = np.asarray(words[i].multiply(words[close[i, c]]).sum(axis=1)).ravel()
+    merged = np.hstack([close, np.take_along_axis(indices, rest, axis=1)])
+    merged_cosine = np.hstack([close_cosine, np.take_along_axis(cosine, rest, axis=1)])
+    return merged, merged_cosine.astype(np.float32)
 
 
 def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None, context: RunContext) -> tuple[np.ndarray, np.ndarray]:
