@@ -3,6 +3,7 @@
     python scripts/judging.py capture --label before --out before.json [--seed 15] [NAME ...]
     python scripts/judging.py items before.json after.json --out round1 [--known verdicts.tsv]
     python scripts/judging.py count verdicts.tsv before.json after.json
+    python scripts/judging.py ceiling before.json --out ceiling     # then: found ceiling.tsv before.json after.json
 
 The rubric and the whole protocol are in docs/dev/judging.md. In short:
 
@@ -19,6 +20,10 @@ The rubric and the whole protocol are in docs/dev/judging.md. In short:
     count     reads the judge's verdicts (lines `ID ok` or `ID wrong`, as the brief asks) and
               prints per capture and corpus how many tags and links were judged wrong, with
               the wrong ones listed; an item without a verdict is reported, not guessed
+    ceiling   writes ceiling/brief.md: each drawn paper and its whole venue's titles, for a
+              judge to name every right link there is (one line per paper, `key<TAB>n n? ...`)
+    found     reads those lines: the most right links lists of the captures' length could
+              show, and how many of the named right links each capture's lists hold
 """
 
 from __future__ import annotations
@@ -214,6 +219,82 @@ def count(verdicts_path: Path, captures: tuple[Path, ...]) -> None:
             wrong_lists += [f"- {corpus}: tag '{i['tag']}' ({i['paper']})" for i, w in tags if w]
             wrong_lists += [f"- {corpus}: link to '{i['title']}' ({i['paper']})" for i, w in links if w]
         click.echo("\nJudged wrong:\n" + ("\n".join(wrong_lists) or "(none)"))
+
+
+CEILING_RULES = """For each paper below (its author keywords and abstract), list EVERY other paper of the same
+conference (from that conference's full title list, given after its papers) that would be a
+RIGHT link: the other paper addresses the same problem, uses or studies the same specific
+method, or one would be read for the other; NOT when the two share only a broad field ('both
+robot learning', 'both use diffusion'), a word, or a method named in passing. Judge from the
+titles (the other abstracts are not given); include a title when it is likely right, and mark
+an unsure one with '?'.
+
+Answer with one line per paper: `corpus#record<TAB>n1 n2? n3 ...` (the record numbers of its
+right links; an empty list when there is none)."""
+CEILING_LINE = re.compile(r"^\s*(\S+#\d+)\t?(.*)$")
+
+
+@main.command()
+@click.argument("capture_path", type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
+def ceiling(capture_path: Path, out_dir: Path, corpus_dir: Path) -> None:
+    """A judge's page for how many right links a draw allows: each drawn paper, then its whole
+    venue's titles by record number (docs/dev/judging.md, "A ceiling for links")."""
+    capture_ = json.loads(capture_path.read_text(encoding="utf-8"))
+    lines = ["# Which papers of the same conference would a researcher suggest?", "", CEILING_RULES, ""]
+    for corpus in dict.fromkeys(p["corpus"] for p in capture_["papers"]):
+        lines += [f"# Conference {corpus}", ""]
+        for paper in (p for p in capture_["papers"] if p["corpus"] == corpus):
+            lines += [f"## Paper {paper_key(paper)}", "", f"Author keywords: {'; '.join(paper['keywords']) or '(none)'}", ""]
+            lines += textwrap.wrap(paper["abstract"], 100) + [""]
+        lines += [f"## All titles of {corpus} (record number: title)", ""]
+        with (corpus_dir / f"{corpus}.jsonl").open(encoding="utf-8") as records:
+            lines += [f"- {n}: {json.loads(line).get('title') or '(untitled)'}" for n, line in enumerate(records) if line.strip()]
+        lines.append("")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "brief.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    click.echo(f"{out_dir / 'brief.md'}: {len(capture_['papers'])} papers; the judge writes one line per paper")
+
+
+def read_ceiling(path: Path) -> dict[str, tuple[set[int], set[int]]]:
+    """Per paper key, the record numbers of its sure and its unsure right links."""
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = CEILING_LINE.match(line)
+        if match:
+            numbers = match.group(2).replace(",", " ").split()
+            sure = {int(n) for n in numbers if n.isdigit()}
+            unsure = {int(n[:-1]) for n in numbers if n.endswith("?") and n[:-1].isdigit()}
+            out[match.group(1)] = (sure, unsure)
+    return out
+
+
+@main.command()
+@click.argument("ceiling_path", type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
+def found(ceiling_path: Path, captures: tuple[Path, ...]) -> None:
+    """The most right links any list of the captures' length could show, and how many of the
+    right links the ceiling judge named each capture's lists hold."""
+    right = read_ceiling(ceiling_path)
+    for path in captures:
+        capture_ = json.loads(path.read_text(encoding="utf-8"))
+        shown = best_sure = best_any = sure_found = unsure_found = 0
+        for paper in capture_["papers"]:
+            sure, unsure = right.get(paper_key(paper), (set(), set()))
+            records = {link["record"] for link in paper["related"]}
+            shown += len(records)
+            best_sure += min(len(records), len(sure))
+            best_any += min(len(records), len(sure | unsure))
+            sure_found += len(records & sure)
+            unsure_found += len(records & unsure)
+        total_sure = sum(len(s) for s, _ in right.values())
+        total_unsure = sum(len(u) for _, u in right.values())
+        click.echo(
+            f"{capture_['label']}: {shown} links shown; at most {best_sure} surely right "
+            f"({best_any} counting the unsure); they hold {sure_found} of {total_sure} sure and "
+            f"{unsure_found} of {total_unsure} unsure right links"
+        )
 
 
 if __name__ == "__main__":

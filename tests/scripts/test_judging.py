@@ -88,3 +88,31 @@ def test_a_round_of_tags_only_leaves_the_links_not_judged(tmp_path):
     verdicts.write_text("\n".join(f"{i} ok" for i in ids) + "\n")
     counted = runner.invoke(judging.main, ["count", str(verdicts), before])
     assert "| corl2022 | 0 of 2 | 0 of 0 | 2 |" in counted.output
+
+
+def test_the_ceiling_brief_lists_the_whole_venue_and_found_counts_right_links(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    titles = ["Grasping with few demonstrations", "Tactile grasping", "Language models", "Real Title", "Dexterous grasps"]
+    (corpus / "corl2022.jsonl").write_text("".join(json.dumps({"title": t, "abstract": "x"}) + "\n" for t in titles), encoding="utf-8")
+    before = write(tmp_path / "before.json", capture("before", [], [1, 2]))
+    after = write(tmp_path / "after.json", capture("after", [], [1, 4]))
+    runner = CliRunner()
+    made = runner.invoke(judging.main, ["ceiling", before, "--out", str(tmp_path / "ceiling"), "--corpus", str(corpus)])
+    assert made.exit_code == 0, made.output
+    brief = (tmp_path / "ceiling" / "brief.md").read_text()
+    assert "## Paper corl2022#4" in brief and "We learn to grasp objects" in brief
+    assert all(f"- {n}: {t}" in brief for n, t in enumerate(titles))  # every title of the venue, by record number
+    answers = tmp_path / "ceiling.tsv"
+    answers.write_text("corl2022#4\t1 4? 0\n", encoding="utf-8")
+    counted = runner.invoke(judging.main, ["found", str(answers), before, after])
+    assert counted.exit_code == 0, counted.output
+    lines = counted.output.splitlines()
+    assert (
+        lines[0]
+        == "before: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 0 of 1 unsure right links"
+    )
+    assert (
+        lines[1]
+        == "after: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 1 of 1 unsure right links"
+    )
