@@ -314,7 +314,7 @@ def _with_closest_in_meaning(
     for start in range(0, n, ROW_BLOCK):
         block = meanings[start : start + ROW_BLOCK] @ meanings.T
         block[np.arange(len(block)), np.arange(start, start + len(block))] = -np.inf
-        top = np.argpartition(-block, extra - 1, axis=1)[:, :extra]
+        top = np.argpartition(block, -extra, axis=1)[:, -extra:]  # the largest (no negated copy of the block)
         order = np.lexsort((top, -np.take_along_axis(block, top, axis=1)), axis=1)
         close[start : start + ROW_BLOCK] = np.take_along_axis(top, order, axis=1)
     known = indices[:, :, None] == close[:, None, :]  # n x width x extra: which word candidate each close one is
