@@ -136,7 +136,7 @@ def test_the_candidates_taken_by_meaning_carry_their_word_cosines(monkeypatch):
     meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
     found = similar.vectors(documents)
     indices, cosine = similar._nearest(found, documents, 10, None, similar.INLINE)
-    merged, merged_cosine = similar._with_closest_in_meaning(indices, cosine, meanings, found.words, 3)
+    merged, merged_cosine, closeness = similar.in_meaning(indices, cosine, meanings, found.words, 3)
     expected = (found.words @ found.words.T).toarray()
     for i in range(25):
         row = merged[i].tolist()
@@ -144,3 +144,4 @@ def test_the_candidates_taken_by_meaning_carry_their_word_cosines(monkeypatch):
         closest = [j for j in np.argsort(-(meanings @ meanings[i]), kind="stable").tolist() if j != i][:3]
         assert set(row[:3]) == set(closest)
         assert np.allclose(merged_cosine[i], expected[i, row], atol=1e-5)
+        assert np.allclose(closeness[i], meanings[row] @ meanings[i], atol=1e-6)

@@ -88,16 +88,21 @@ def test_without_the_model_auto_says_how_to_enable_it_and_semantic_is_an_error(t
 
 
 def test_under_serve_an_edit_embeds_only_the_edited_abstract_and_the_note_is_said_once(tmp_path, tiny_installed, embedded):
-    source = corpus(tmp_path, 12)
+    source = corpus(tmp_path, 30)  # enough papers for candidates taken by meaning (similar.SEMANTIC_CANDIDATES)
     session = Session()
     generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
-    assert len(embedded) == 12
+    assert len(embedded) == 30
     embedded.clear()
     rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
     rows[3]["abstract"] += " We also report results on grasping."
     source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
     assert len(embedded) == 1 and embedded[0].endswith("We also report results on grasping.")
+    # What the server shows after the edit is what a build from scratch makes of the edited file.
+    generate([source], tmp_path / "cold", Settings(related_by="auto"))
+    served = {p.name: p.read_text(encoding="utf-8") for p in sorted((tmp_path / "docs" / "papers").glob("*.md"))}
+    cold = {p.name: p.read_text(encoding="utf-8") for p in sorted((tmp_path / "cold" / "papers").glob("*.md"))}
+    assert served == cold and len(served) == 30
 
 
 def test_a_cache_that_cannot_be_read_is_reported_and_the_build_goes_on(tmp_path, tiny_installed):

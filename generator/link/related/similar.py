@@ -277,9 +277,8 @@ def neighbours(
     indices, cosine = _nearest(found, documents, width + extra, memo, context)
     scores = cosine
     if meanings is not None:
-        if extra:
-            indices, cosine = _with_closest_in_meaning(indices, cosine, meanings, found.words, extra)
-        scores = mixed(indices, cosine, meanings)
+        indices, cosine, closeness = in_meaning(indices, cosine, meanings, found.words, extra)
+        scores = mixed(cosine, closeness, meanings)
         order = np.argsort(-scores, axis=1, kind="stable")  # smoothing reads the first columns as the nearest
         indices, cosine, scores = (np.take_along_axis(a, order, axis=1) for a in (indices, cosine, scores))
     ranking = _smoothed(indices, scores)
@@ -290,44 +289,55 @@ def neighbours(
     return Neighbours(lists, found.matrix, found.terms)
 
 
-def mixed(indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray) -> np.ndarray:
+def mixed(cosine: np.ndarray, closeness: np.ndarray, meanings: np.ndarray) -> np.ndarray:
     """The candidates' word cosines plus SEMANTIC_WEIGHT times how much closer in meaning each
-    candidate is than two papers of the collection are on average (decision 0016)."""
-    closeness = np.empty(indices.shape, dtype=np.float32)
-    for start in range(0, len(indices), ROW_BLOCK):  # in blocks: the candidates' vectors at once are n x width x 384
-        rows = slice(start, start + ROW_BLOCK)
-        closeness[rows] = np.einsum("id,ikd->ik", meanings[rows], meanings[indices[rows]])
+    candidate is (`closeness`) than two papers of the collection are on average (decision 0016)."""
     n = len(meanings)
     total = meanings.sum(axis=0, dtype=np.float64)
     average = (float(total @ total) - float(np.einsum("id,id->", meanings, meanings))) / max(1, n * (n - 1))
     return (cosine + SEMANTIC_WEIGHT * (closeness - average)).astype(np.float32)
 
 
-def _with_closest_in_meaning(
+def in_meaning(
     indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each row's candidates: its `extra` papers closest in meaning, then its closest by words
     (`indices`, best first) not among those, as many as before; with their word cosines (from
-    `cosine` where known, else computed for those pairs only)."""
+    `cosine` where known, else computed for those pairs only) and their cosines in meaning. One
+    matrix product per block of rows gives both."""
     n, width = indices.shape
-    close = np.empty((n, extra), dtype=np.int64)
+    merged = np.empty_like(indices)
+    merged_cosine = np.empty(indices.shape, dtype=np.float32)
+    closeness = np.empty(indices.shape, dtype=np.float32)
     for start in range(0, n, ROW_BLOCK):
-        block = meanings[start : start + ROW_BLOCK] @ meanings.T
-        block[np.arange(len(block)), np.arange(start, start + len(block))] = -np.inf
-        top = np.argpartition(block, -extra, axis=1)[:, -extra:]  # the largest (no negated copy of the block)
-        order = np.lexsort((top, -np.take_along_axis(block, top, axis=1)), axis=1)
-        close[start : start + ROW_BLOCK] = np.take_along_axis(top, order, axis=1)
-    known = indices[:, :, None] == close[:, None, :]  # n x width x extra: which word candidate each close one is
-    taken = known.any(axis=2)  # word candidates already among the closest in meaning
-    rest = np.argsort(taken, axis=1, kind="stable")[:, : width - extra]  # the others, in their order
+        rows = slice(start, start + ROW_BLOCK)
+        block = meanings[rows] @ meanings.T
+        if extra:
+            block[np.arange(len(block)), np.arange(start, start + len(block))] = -np.inf  # never the paper itself (no candidate is)
+            top = np.argpartition(block, -extra, axis=1)[:, -extra:]  # the largest
+            close = np.take_along_axis(top, np.lexsort((top, -np.take_along_axis(block, top, axis=1)), axis=1), axis=1)
+            merged[rows], merged_cosine[rows] = _word_candidates_after(close, indices[rows], cosine[rows], words, start)
+        else:
+            merged[rows], merged_cosine[rows] = indices[rows], cosine[rows]
+        closeness[rows] = np.take_along_axis(block, merged[rows], axis=1)
+    return merged, merged_cosine, closeness
+
+
+def _word_candidates_after(
+    close: np.ndarray, indices: np.ndarray, cosine: np.ndarray, words: sparse.csr_matrix, first_row: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`close` (per row, papers close in meaning), then the word candidates `indices` not among
+    them, in order, up to the rows' width; with word cosines. Row r is paper first_row + r."""
+    width, extra = indices.shape[1], close.shape[1]
+    known = indices[:, :, None] == close[:, None, :]  # rows x width x extra: which word candidate each close one is
+    rest = np.argsort(known.any(axis=2), axis=1, kind="stable")[:, : width - extra]  # the others, in their order
     close_cosine = np.einsum("ik,ikm->im", cosine, known.astype(np.float32))
     unknown_rows, unknown_columns = np.nonzero(~known.any(axis=1))
     for start in range(0, len(unknown_rows), PAIR_BLOCK):
-        i, c = unknown_rows[start : start + PAIR_BLOCK], unknown_columns[start : start + PAIR_BLOCK]
-        close_cosine[i, c] = np.asarray(words[i].multiply(words[close[i, c]]).sum(axis=1)).ravel()
+        r, c = unknown_rows[start : start + PAIR_BLOCK], unknown_columns[start : start + PAIR_BLOCK]
+        close_cosine[r, c] = np.asarray(words[r + first_row].multiply(words[close[r, c]]).sum(axis=1)).ravel()
     merged = np.hstack([close, np.take_along_axis(indices, rest, axis=1)])
-    merged_cosine = np.hstack([close_cosine, np.take_along_axis(cosine, rest, axis=1)])
-    return merged, merged_cosine.astype(np.float32)
+    return merged, np.hstack([close_cosine, np.take_along_axis(cosine, rest, axis=1)]).astype(np.float32)
 
 
 def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None, context: RunContext) -> tuple[np.ndarray, np.ndarray]:
