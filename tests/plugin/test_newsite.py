@@ -28,7 +28,7 @@ def test_new_makes_a_site_that_builds_strictly(tmp_path):
     assert not (folder / "overrides").exists()  # the theme is used from the package
     config = yaml.load((folder / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
     assert config["site_name"] == "Conference Site"
-    assert config["plugins"] == [{"abstracts": {"inputs": ["seeds"], "related": "5"}}]
+    assert config["plugins"] == [{"abstracts": {"inputs": ["seeds"], "related": "5", "related_by": "auto"}}]
     assert "mkdocs build --strict" in (folder / ".github" / "workflows" / "pages.yml").read_text()
 
     built = mkdocs_build(folder)
