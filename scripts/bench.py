@@ -10,6 +10,7 @@ Run from the repository root (the corpora live beside it, in ../shared/corpus/):
     .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 20 s
     .venv/bin/python scripts/bench.py --sizes 2200 --edits 0           # without the `mkdocs serve` step
     .venv/bin/python scripts/bench.py --sizes 4200 --inputs untitled   # only the seeds' case
+    .venv/bin/python scripts/bench.py --sizes 4200 --related-by lexical # words only (issue 34)
 
 Sizes (approximate paper counts; the table shows the real count):
 
@@ -241,7 +242,8 @@ for name, label in [("load", "read+enrich"), ("link", "link"), ("glossary", "glo
 
 options = json.loads(sys.argv[1])
 began = time.perf_counter()
-summary = pipeline.generate([Path(p) for p in options["inputs"]], Path(options["out"]), pipeline.Settings(related=options["related"]))
+chosen = {"related_by": options["related_by"]} if "related_by" in options else {}  # older checkouts have no such setting
+summary = pipeline.generate([Path(p) for p in options["inputs"]], Path(options["out"]), pipeline.Settings(related=options["related"], **chosen))
 # A stage no wrapper saw (newer one-off runs write their files from a process of their own, not
 # through write_site) is reported with the pipeline's own time for it.
 for label, seconds in getattr(summary, "stage_seconds", {}).items():
@@ -656,8 +658,11 @@ def reported_seconds(output: str) -> float | None:
 # ---- one run ----------------------------------------------------------------------------------
 
 
-def one_run(project: Project, inputs: list[Path], work: Path, related: int, serve_edits: int) -> dict:
+def one_run(project: Project, inputs: list[Path], work: Path, related: int, serve_edits: int, related_by: str = "auto") -> dict:
+    """`related_by` other than auto is passed to every step (`--related-by`, the plugin's
+    `related_by`): how related papers are found (issue 34)."""
     python = sys.executable
+    how = [] if related_by == "auto" else ["--related-by", related_by]
     # Every folder a step writes is kept until the whole benchmark ends. On ext4 without a
     # journal (this project's CI machines) creating a file scans the inodes deleted in the last
     # 30-35 s: a step that wrote 5,000 files right after the previous step's folder was removed
@@ -674,7 +679,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     full_site, bare_site = work / "site-full", work / "site-bare"
     result: dict = {}
 
-    generate = [python, "-m", "generator", "generate", *files, "--out", str(docs), "--related", str(related)]
+    generate = [python, "-m", "generator", "generate", *files, "--out", str(docs), "--related", str(related), *how]
     first = run(generate, logs, "generate", project)
     result["generate"] = {
         "seconds": first.seconds,
@@ -704,7 +709,9 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     shutil.copytree(docs, warm_docs)
     original = inputs[0].read_bytes()
     edit_record(inputs[0], 0, "warm")
-    warm = run([python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related)], logs, "warm", project)
+    warm = run(
+        [python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related), *how], logs, "warm", project
+    )
     inputs[0].write_bytes(original)
     result["warm"] = {
         "seconds": warm.seconds,
@@ -714,7 +721,12 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     }
 
     probe = run(
-        [python, "-c", STAGE_PROBE, json.dumps({"inputs": files, "out": str(stage_docs), "related": related})],
+        [
+            python,
+            "-c",
+            STAGE_PROBE,
+            json.dumps({"inputs": files, "out": str(stage_docs), "related": related, **({"related_by": related_by} if how else {})}),
+        ],
         logs,
         "stages",
         project,
@@ -738,6 +750,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
             str(related),
             "--config",
             str(project.config),
+            *how,
         ],
         logs,
         "full",
@@ -767,7 +780,7 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     )
     result["full_over_plain"] = full.seconds / result["plain"]["seconds"]
     if serve_edits:
-        result["serve"] = edit_to_served(project, inputs, work / "serve", logs, serve_edits)
+        result["serve"] = edit_to_served(project, inputs, work / "serve", logs, serve_edits, related_by)
     return result
 
 
@@ -819,12 +832,17 @@ def page_of_record(docs: Path, path: Path, index: int) -> str:
     raise StepFailed(f"no paper of {path.name} record {index + 1} in papers.json")
 
 
-def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path]) -> str:
-    """The checkout's mkdocs.yml with its plugin's inputs replaced and paths made absolute."""
+def serve_config(project: Project, docs: Path, site: Path, inputs: list[Path], related_by: str = "auto") -> str:
+    """The checkout's mkdocs.yml with its plugin's inputs replaced and paths made absolute (and
+    its `related_by` set, unless auto)."""
     text = bare_config(project, docs, site, None)  # docs_dir, site_dir, absolute custom_dir; no plugins
     plugins = re.search(r"^plugins:\n(?:[ \t#-].*\n|\n)*", project.config.read_text(encoding="utf-8") + "\n", re.M)
     block = plugins.group(0) if plugins else "plugins:\n  - abstracts:\n      inputs: []\n"
     block = re.sub(r"^(\s+inputs:).*$", lambda m: f"{m.group(1)} {json.dumps([str(p) for p in inputs])}", block, flags=re.M)
+    if related_by != "auto":
+        block = re.sub(r"^[ \t]+related_by:.*\n", "", block, flags=re.M)
+        setting = f"related_by: {related_by}"
+        block = re.sub(r"^([ \t]+)(inputs:.*)$", lambda m: f"{m.group(1)}{m.group(2)}\n{m.group(1)}{setting}", block, count=1, flags=re.M)
     theme = next((project.root / t for t in PACKAGE_THEMES if (project.root / t).is_dir()), project.root / PACKAGE_THEMES[0])
     if theme.is_dir():  # the plugin adds the theme and its assets itself
         text = without_package_theme(text)
@@ -894,7 +912,7 @@ def busy_children(pid: int) -> bool:
         return False
 
 
-def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path, edits: int) -> dict:
+def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path, edits: int, related_by: str = "auto") -> dict:
     """`mkdocs serve --livereload --dirty` on a site of `inputs`; `edits` times, one abstract is
     edited in its input file and the served paper page is polled (every 20 ms) until it holds
     the edit. Between edits the server is left to finish (the search index is rebuilt in the
@@ -906,7 +924,7 @@ def edit_to_served(project: Project, inputs: list[Path], work: Path, logs: Path,
     docs.mkdir(parents=True, exist_ok=True)
     stage_hand_written(project.docs, docs)
     config = work / "mkdocs-serve.yml"
-    config.write_text(serve_config(project, docs, site, inputs), encoding="utf-8")
+    config.write_text(serve_config(project, docs, site, inputs, related_by), encoding="utf-8")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -1128,6 +1146,12 @@ def main() -> int:
         help="comma-separated: titled (the corpus records), untitled (their abstracts as plain text, as the seeds arrive); default: both",
     )
     parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
+    parser.add_argument(
+        "--related-by",
+        choices=("auto", "lexical", "semantic"),
+        default="auto",
+        help="how related papers are found in every step (default: auto, semantic when the sentence model is installed)",
+    )
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
     parser.add_argument(
         "--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)"
@@ -1162,7 +1186,7 @@ def main() -> int:
                 try:
                     for number in range(1, args.repeat + 1):
                         print(f"size {size}, {kind}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
-                        runs.append(one_run(project, inputs, temporary / f"run-{key}-{number}", args.related, args.edits))
+                        runs.append(one_run(project, inputs, temporary / f"run-{key}-{number}", args.related, args.edits, args.related_by))
                 except StepFailed as failure:
                     print(f"size {size}, {kind}: {failure}", file=sys.stderr)
                     results[key] = {"error": str(failure), "runs": runs}
@@ -1179,6 +1203,7 @@ def main() -> int:
     print(f"\nMedians of {args.repeat} run(s); ratios per run, then median. Sizes in 10^3/10^6 bytes.")
     # Timings on a shared machine are only as good as its idleness and its speed: say both.
     print(f"{project.root}; {os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after")
+    print(f"related papers: --related-by {args.related_by}")
     print(
         f"machine speed: reference workload {reference_before:.3f} s before, {reference_after:.3f} s after (CPU, least of 5; lower is faster)\n"
     )
