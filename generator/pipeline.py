@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -190,6 +190,29 @@ def meaning_model(settings: Settings, report: Report, session: Session | None = 
         return None
 
 
+def paper_meanings(papers: Sequence[Paper], model: Model, report: Report, memory: dict | None = None, progress: bool = False) -> Any:
+    """Each paper's meaning vector by `model`: from `memory` (a server's last run), the user's
+    vector cache, or embedded now (the model is loaded only when some abstract is new). An
+    unusable cache is a warning in `report`; a long embedding, a note."""
+    from generator.language.meaning.encoder import encoder
+    from generator.link.corpus import meaning_text
+    from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
+
+    store = VectorStore(store_path(), model)
+    texts = [meaning_text(p) for p in papers]
+    show = progress and len(texts) >= PROGRESS_THRESHOLD
+
+    def embed(missing: list[str]) -> Any:
+        return encoder(model).embed(missing, progress=show)
+
+    vectors, embedded = meaning_vectors(texts, model, embed, store, memory)
+    if store.failed:
+        report.warn(str(store.path), f"the cache of meaning vectors could not be used ({store.failed})")
+    if embedded >= PROGRESS_THRESHOLD:
+        report.notes.append(f"embedded {embedded} abstracts with {model.name}; kept in {store.path} for the next builds")
+    return vectors
+
+
 def site_title_for(papers: list[Paper], settings: Settings) -> str:
     if settings.site_title:
         return settings.site_title
@@ -313,24 +336,13 @@ class _Run:
 
     def meanings(self, papers: list[Paper]) -> Any:
         """Each paper's meaning vector: from the vector cache, or embedded now (issue 34)."""
-        from generator.language.meaning.encoder import encoder
-        from generator.link.corpus import meaning_text
-        from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
-
-        model = cast("Model", self.model)
-        store = VectorStore(store_path(), model)
-        texts = [meaning_text(p) for p in papers]
-        show = self.settings.progress and len(texts) >= PROGRESS_THRESHOLD
-
-        def embed(missing: list[str]) -> Any:  # the model is loaded only when some abstract is new
-            return encoder(model).embed(missing, progress=show)
-
-        vectors, embedded = meaning_vectors(texts, model, embed, store, self.session.meanings if self.session is not None else None)
-        if store.failed:
-            self.report.warn(str(store.path), f"the cache of meaning vectors could not be used ({store.failed})")
-        if embedded >= PROGRESS_THRESHOLD:
-            self.report.notes.append(f"embedded {embedded} abstracts with {model.name}; kept in {store.path} for the next builds")
-        return vectors
+        return paper_meanings(
+            papers,
+            cast("Model", self.model),
+            self.report,
+            self.session.meanings if self.session is not None else None,
+            progress=self.settings.progress,
+        )
 
     def render(self, papers: list[Paper]) -> None:
         """The files' text into self.outputs (a one-off run's writer writes them meanwhile)."""

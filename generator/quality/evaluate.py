@@ -40,10 +40,10 @@ from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.errors import InputError, Report
 from generator.language.textutil import fold, normalise_term, sentences, singular
-from generator.link.corpus import document, link, meaning_text
+from generator.link.corpus import document, link
 from generator.link.related.similar import CANDIDATES, assign, plain_top
 from generator.model import Paper, Record
-from generator.pipeline import RELATED_BY, Settings, meaning_model, merge_duplicates
+from generator.pipeline import RELATED_BY, Settings, meaning_model, merge_duplicates, paper_meanings
 from generator.runtime.parallel import Forking
 from generator.sources.readers import read_file
 
@@ -252,16 +252,10 @@ def derive(records: Sequence[Record], related: int = RELATED, related_by: str = 
 
 
 def meanings_of(papers: Sequence[Paper], related_by: str) -> np.ndarray | None:
-    """The papers' meaning vectors as a build finds them (generator.pipeline.meaning_model),
-    through the user's vector cache; None when related papers are by words only."""
-    from generator.language.meaning.encoder import encoder
-    from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
-
+    """The papers' meaning vectors as a build finds them (generator.pipeline.meaning_model,
+    paper_meanings), through the user's vector cache; None when related papers are by words only."""
     model = meaning_model(Settings(related_by=related_by), Report())
-    if model is None:
-        return None
-    texts = [meaning_text(p) for p in papers]
-    return meaning_vectors(texts, model, lambda missing: encoder(model).embed(missing), VectorStore(store_path(), model))[0]
+    return paper_meanings(papers, model, Report()) if model is not None else None
 
 
 def load(path: Path, limit: int | None = None) -> list[Record]:
