@@ -14,9 +14,7 @@ from generator.language.meaning.graph import MASKED
 from generator.language.meaning.model import Model
 
 # Texts per run of the graph. One: the int8 graph scales each run's activations by their own
-# range, so a text's vector would depend on the texts batched with it (up to 0.005 a component)
-# and a site on which abstracts a build happened to embed together; one at a time measured no
-# slower (decision 0016).
+# range, so in a batch a text's vector would depend on its batch-mates (decision 0016).
 BATCH = 1
 
 
