@@ -31,6 +31,7 @@ from typing import Any, cast
 import numpy as np
 import yaml
 from scipy import sparse
+from threadpoolctl import threadpool_limits
 
 from generator.context import INLINE, Kept, Memo, RunContext
 from generator.language.textutil import ENGLISH_STOP_WORDS
@@ -277,8 +278,11 @@ def neighbours(
     indices, cosine = _nearest(found, documents, width + extra, memo, context)
     scores = cosine
     if meanings is not None:
-        indices, cosine, closeness = in_meaning(indices, cosine, meanings, found.words, extra)
-        scores = mixed(cosine, closeness, meanings)
+        # One BLAS thread: the products are small, and a second thread spins on after each one
+        # (~0.1 s of CPU) on the core the page converter needs (decisions 0007, 0016).
+        with threadpool_limits(1, user_api="blas"):
+            indices, cosine, closeness = in_meaning(indices, cosine, meanings, found.words, extra)
+            scores = mixed(cosine, closeness, meanings)
         order = np.argsort(-scores, axis=1, kind="stable")  # smoothing reads the first columns as the nearest
         indices, cosine, scores = (np.take_along_axis(a, order, axis=1) for a in (indices, cosine, scores))
     ranking = _smoothed(indices, scores)
