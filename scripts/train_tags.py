@@ -218,18 +218,22 @@ ONCE_PRIOR_WEIGHT = 10  # candidates' worth of the pooled rate each tag's own ra
 
 
 def _kept_named_once(derived: list[Candidate]) -> frozenset[str]:
-    """The one-word tags that, derived and named once, are one of the keywords themselves (an
-    exact match: 'LLM evaluation' is no vote for 'evaluation') about as often as derived one-word
-    tags named more than once are: the rest are named in passing (issue 33). Each tag's rate is
-    shrunk towards the pooled rate of tags named once, so a tag seen a few times is not kept by chance."""
-    broad = [c for c in derived if one_word(c.tag)]
-    once = [c for c in broad if c.features["log_count"] <= NAMED_ONCE]
-    more = [c for c in broad if c.features["log_count"] > NAMED_ONCE]
-    if not once or not more:
-        return frozenset()
-    pooled, wanted = sum(c.exact for c in once) / len(once), sum(c.exact for c in more) / len(more)
-    seen, hits = Counter(c.tag for c in once), Counter(c.tag for c in once if c.exact)
-    return frozenset(tag for tag, n in seen.items() if (hits[tag] + ONCE_PRIOR_WEIGHT * pooled) / (n + ONCE_PRIOR_WEIGHT) >= wanted)
+    """The tags that, derived and named once, are one of the keywords themselves (an exact match:
+    'LLM evaluation' is no vote for 'evaluation') about as often as derived tags of as many words
+    (one, or more) named more than once are: the rest are named in passing (issue 33). Each
+    tag's rate is shrunk towards the pooled rate of its class named once, so a tag seen a few
+    times is not kept by chance."""
+    kept: set[str] = set()
+    for broad in (True, False):
+        same = [c for c in derived if one_word(c.tag) == broad]
+        once = [c for c in same if c.features["log_count"] <= NAMED_ONCE]
+        more = [c for c in same if c.features["log_count"] > NAMED_ONCE]
+        if not once or not more:
+            continue
+        pooled, wanted = sum(c.exact for c in once) / len(once), sum(c.exact for c in more) / len(more)
+        seen, hits = Counter(c.tag for c in once), Counter(c.tag for c in once if c.exact)
+        kept |= {tag for tag, n in seen.items() if (hits[tag] + ONCE_PRIOR_WEIGHT * pooled) / (n + ONCE_PRIOR_WEIGHT) >= wanted}
+    return frozenset(kept)
 
 
 def _threshold(probabilities: list[float], candidates: list[Candidate]) -> float:
@@ -262,9 +266,10 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# Features (generator/enrich/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
         "# either side), log_count, first_sentence, we_sentence, sentence_share, first_at, area_share,\n"
         "# rank=, log_candidates, modifier, subject. A derived tag needs probability >= threshold; a tag too common\n"
-        "# in a collection stays where its probability is >= central. A one-word tag the abstract names\n"
-        "# once is shown only if in kept_named_once (authors give it as a keyword, named once, about as\n"
-        "# often as one-word tags named more often; enrich/tags.py in_passing).\n"
+        "# in a collection stays where its probability is >= central. A tag the abstract names once is\n"
+        "# shown as a tag only if in kept_named_once (authors give it as a keyword, named once, about as\n"
+        "# often as tags of as many words named more often); else a one-word one is hidden, and a longer\n"
+        "# one below the central probability is shown as a key phrase (enrich/tags.py in_passing, named_once).\n"
     )
     body = {
         "threshold": model.threshold,

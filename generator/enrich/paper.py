@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities, tag_model
 from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
-from generator.enrich.tags import derive_tags, in_passing, misread
+from generator.enrich.tags import derive_tags, in_passing, misread, named_once
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.textutil import collapse_space
@@ -139,7 +139,8 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
         )
         for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)
     ]
-    derived = zip(ids, records, parts, texts, acronyms, named, tags, given, scores, summaries, areas, phrases, hidden)
+    as_phrases = [named_once(*each) for each in zip(tags, given, found, scores)]
+    derived = zip(ids, records, parts, texts, acronyms, named, tags, given, scores, summaries, areas, phrases, hidden, as_phrases)
     return [_paper(*each) for each in derived]
 
 
@@ -157,6 +158,7 @@ def _paper(
     area: str,
     phrases: tuple,
     hidden: tuple[str, ...],
+    as_phrases: tuple[str, ...],
 ) -> Paper:
     name, title = named
     if record.title and name and name not in record.title:
@@ -195,6 +197,7 @@ def _paper(
         candidate_phrases=phrases,
         tag_scores=tuple(sorted((tag, round(score, 4)) for tag, score in scores.items())),
         hidden_terms=hidden,
+        shown_as_phrases=as_phrases,
     )
 
 

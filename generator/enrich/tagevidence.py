@@ -36,7 +36,8 @@ from generator.language.textutil import STOP_WORDS, Caseless, sentences
 class TagModel:
     """P(the tag is among the author keywords | its mentions); kept at or above `threshold`.
     A tag too common in a collection stays on the papers that score at least `central`. A
-    one-word tag named once is shown only if it is in `kept_named_once` (enrich.tags.in_passing)."""
+    tag named once is shown as a tag only if it is in `kept_named_once` (enrich.tags.in_passing,
+    named_once)."""
 
     linear: Linear = Linear()
     threshold: float = 0.0

@@ -2,18 +2,19 @@
 
 1. Per paper (enrich): given keywords first, then the vocabulary tags whose learned evidence
    (generator.enrich.tagevidence) reaches the model's threshold (`derive_tags`). One-word tags
-   the abstract names once are marked hidden (`in_passing`).
+   the abstract names once are marked hidden (`in_passing`); longer ones named once with weak
+   evidence are marked to be shown as key phrases (`named_once`).
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
    the papers about it, and a broad one is hidden there too (`drop_dominant_tags`).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
    is filled up from its key phrases (`filled_up`).
 4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
-   derived tag that no other paper carries groups nothing and becomes a key phrase; a paper
-   left short of MIN_TAGS joins the groups its key phrases name. Related papers are found by
-   the terms as derived before this step (`derived_terms`).
+   tag named once and a derived tag that no other paper carries group nothing and become key
+   phrases; a paper left short of MIN_TAGS joins the groups its key phrases name. Related
+   papers are found by the terms as derived before this step (`derived_terms`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
-are decisions 0006 and 0014.
+are decisions 0006, 0014 and 0017.
 """
 
 from __future__ import annotations
@@ -55,13 +56,29 @@ def one_word(tag: str) -> bool:
 
 def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> tuple[str, ...]:
     """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
-    once, by any of their spellings: named in passing, not what the paper is about. Kept are the
-    few that authors give as a keyword, named once, as often as broad tags named more often
-    (`TagModel.kept_named_once`, learned: 'RLHF'); a tag of more words is specific enough
-    named once (issue 33; decision 0014)."""
+    once, by any of their spellings: named in passing, not what the paper is about; the page
+    does not show them. Kept are the few that authors give as a keyword, named once, as often as
+    broad tags named more often (`TagModel.kept_named_once`, learned: 'RLHF'). Issue 33;
+    decision 0014."""
+    return tuple(tag for tag in _named_once(tags, given_tags, found) if one_word(tag))
+
+
+def named_once(
+    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention], scores: Mapping[str, float]
+) -> tuple[str, ...]:
+    """The derived tags of more words the abstract names once ('in-context learning' on a paper
+    that prompts in context, 'sim-to-real transfer' on one that mentions a gap) with less evidence
+    (`scores`, tagevidence) than the model's `central` probability: specific, but no sign the
+    paper is about them. The page shows them among its key phrases, not as tags (grouping_tags).
+    Decision 0017."""
+    central = tag_model().central
+    return tuple(tag for tag in _named_once(tags, given_tags, found) if not one_word(tag) and scores.get(tag, 0.0) < central)
+
+
+def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> list[str]:
     named = Counter(mention.tag for mention in found)
     kept = tag_model().kept_named_once
-    return tuple(tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept and one_word(tag))
+    return [tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept]
 
 
 def misread(tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[Mention, ...], acronyms: Sequence[Acronym]) -> tuple[str, ...]:
@@ -156,13 +173,14 @@ MIN_TAG_PAPERS = 2  # a derived tag on fewer papers groups nothing: it is a key 
 def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6) -> list[Paper]:
     """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
     - Hidden terms (Paper.hidden_terms: tags named in passing, phrases cut inside a term) are not shown.
+    - Tags of more words the abstract names once (Paper.shown_as_phrases) are shown as key phrases.
     - Spellings of one term (singular and plural, hyphens, capitals) become the one most papers use.
     - A derived tag carried by fewer than MIN_TAG_PAPERS papers groups nothing: it becomes one of
       the paper's key phrases (first, as the likeliest; at most `max_keyphrases`). Given keywords
       stay tags whatever their spread.
     - A paper left with fewer than MIN_TAGS tags takes, from its key phrases in order, those that
-      are another paper's tag: it joins groups that exist and makes no new lone tag. Two right
-      tags rather than three with one wrong.
+      are another paper's tag: it joins groups that exist and makes no new lone tag (never one
+      its abstract names once). Two right tags rather than three with one wrong.
     Related papers and their reasons are still found by the terms as derived (derived_terms)."""
     shown = [shown_terms(paper.tags, paper) for paper in papers]
     spellings = Counter(tag for tags in shown for tag in dict.fromkeys(tags))
@@ -170,12 +188,15 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
     for tag, _ in sorted(spellings.items(), key=lambda item: (-item[1], item[0])):
         canonical.setdefault(normalise_term(tag), tag)
     shown = [list(dict.fromkeys(canonical[normalise_term(tag)] for tag in tags)) for tags in shown]
-    counts = Counter(tag for tags in shown for tag in tags)
+    once = [{normalise_term(tag) for tag in paper.shown_as_phrases} for paper in papers]
+    counts = Counter(tag for tags, named_once in zip(shown, once) for tag in tags if normalise_term(tag) not in named_once)
     groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
     result = []
-    for paper, tags in zip(papers, shown):
+    for paper, tags, named_once in zip(papers, shown, once):
         given = {normalise_term(tag) for tag in paper.given_tags}
-        drop = [tag for tag in tags if counts[tag] < MIN_TAG_PAPERS and normalise_term(tag) not in given]
+        drop = [
+            tag for tag in tags if (counts[tag] < MIN_TAG_PAPERS or normalise_term(tag) in named_once) and normalise_term(tag) not in given
+        ]
         phrases = shown_terms(paper.keyphrases, paper)
         if not drop and tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_TAGS:
             result.append(paper)
@@ -186,7 +207,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             if len(tags) >= MIN_TAGS:
                 break
             key = normalise_term(phrase)
-            if key in groups and not any(key in other or other in key for other in keys):
+            if key in groups and key not in named_once and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
         for tag in reversed(drop):

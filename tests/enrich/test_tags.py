@@ -81,8 +81,16 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     assert ("evaluation" in grouping_tags(result)[0].tags) is not dominant and "evaluation" in grouping_tags(result)[1].tags
 
 
-def _paper(base, i, tags, keyphrases=(), given=(), hidden=()):
-    return replace(base, id=f"p{i}", tags=tuple(tags), keyphrases=tuple(keyphrases), given_tags=tuple(given), hidden_terms=tuple(hidden))
+def _paper(base, i, tags, keyphrases=(), given=(), hidden=(), once=()):
+    return replace(
+        base,
+        id=f"p{i}",
+        tags=tuple(tags),
+        keyphrases=tuple(keyphrases),
+        given_tags=tuple(given),
+        hidden_terms=tuple(hidden),
+        shown_as_phrases=tuple(once),
+    )
 
 
 def test_a_derived_tag_no_other_paper_carries_becomes_a_key_phrase():
@@ -155,6 +163,50 @@ def test_a_one_word_tag_the_abstract_names_once_is_named_in_passing():
     assert "evaluation" in passing and "navigation" not in passing  # named once / twice
     assert "motion planning" not in passing  # a tag of more words is specific enough
     assert in_passing(("evaluation",), ("evaluation",), found) == ()  # a given keyword is the authors' word
+
+
+def test_a_tag_of_more_words_the_abstract_names_once_is_named_once():
+    from generator.enrich.tagging import mentions
+    from generator.enrich.tags import named_once
+
+    text = (
+        "We propose a planner for robot navigation that learns from demonstrations. Imitation learning "
+        "from few demonstrations generalises poorly; our imitation learning method adds motion planning."
+    )
+    found = mentions(text)
+    tags, weak = ("imitation learning", "motion planning", "navigation"), {"imitation learning": 0.1, "motion planning": 0.1}
+    assert named_once(tags, (), found, weak) == ("motion planning",)  # named twice / once; one-word tags are in_passing's
+    assert named_once(tags, (), found, {"motion planning": 0.99}) == ()  # the evidence says the paper is about it
+    assert named_once(("motion planning",), ("motion planning",), found, weak) == ()  # the authors' word
+
+
+def test_a_tag_the_abstract_names_once_is_a_key_phrase_and_joins_no_group():
+    # 'in-context learning' on a paper that only prompts in context (issue 33): shown as a key
+    # phrase, not listed on the tag's page, and not taken back to fill the paper up to MIN_TAGS.
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["graph learning", "anomaly detection", "in-context learning"], ["message passing"], once=["in-context learning"]),
+        _paper(base, 1, ["graph learning", "in-context learning", "anomaly detection"]),
+        _paper(base, 2, ["graph learning", "in-context learning", "anomaly detection"]),
+        _paper(base, 3, ["graph learning", "anomaly detection"], ["in-context learning"], once=["in-context learning"]),
+    ]
+    result = grouping_tags(papers)
+    assert result[0].tags == ("graph learning", "anomaly detection")
+    assert result[0].keyphrases == ("in-context learning", "message passing")
+    assert result[1].tags == papers[1].tags and result[2].tags == papers[2].tags
+    assert result[3].tags == ("graph learning", "anomaly detection")  # short of tags, but not this one
+    assert derived_terms(result[0])[0] == papers[0].tags  # related papers still find it as a tag
+
+
+def test_a_tag_named_once_on_two_papers_only_is_no_group():
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["graph learning", "anomaly detection", "motion planning"]),
+        _paper(base, 1, ["graph learning", "anomaly detection", "motion planning"], once=["motion planning"]),
+    ]
+    result = grouping_tags(papers)
+    assert "motion planning" not in result[0].tags and "motion planning" in result[0].keyphrases  # a group of one
+    assert result[1].keyphrases == ("motion planning",)
 
 
 def test_spellings_of_one_term_are_one_tag_as_most_papers_spell_it():

@@ -5,6 +5,7 @@ gets a page listing its papers."""
 from __future__ import annotations
 
 import json
+import re
 
 import frontmatter
 import pytest
@@ -81,3 +82,19 @@ def test_a_tag_page_lists_first_the_papers_most_about_the_tag(files):
     order = sorted(made, key=lambda p: page.index(f"../papers/{p.slug}.md"))
     assert order == [made[2], made[1], made[0], made[3]]
     assert "then those whose abstracts are most about it" in page
+
+
+def test_a_tag_page_names_the_tags_that_share_enough_of_its_papers(files):
+    # Related tags: those sharing at least MIN_SHARED_PAPERS (3) papers, by lift; fewer is noise.
+    from dataclasses import replace
+
+    from generator.render.site import listing_files
+
+    papers, _ = files
+    made = [replace(p, tags=("sparse autoencoders", "interpretability"), given_tags=()) for p in papers[:2]]
+    made.append(replace(papers[2], tags=("sparse autoencoders", "interpretability", "rlhf"), given_tags=()))
+    made.append(replace(papers[3], tags=("rlhf", "interpretability"), given_tags=()))
+    pages = listing_files(made, [], None, None)
+    related = re.search(r"\*\*Related tags\*\*[^\n]*", pages["tags/sparse-autoencoders.md"]).group(0)
+    assert re.findall(r"\]\(([^)]+)\.md\)", related) == ["interpretability"] and "(3 together)" in related
+    assert "Related tags" not in pages["tags/rlhf.md"]  # two papers shared with 'interpretability'
