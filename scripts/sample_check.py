@@ -37,19 +37,10 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
-    fitted = similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY
-    without = similar._FITTED.get("without_venue", {}).get(held_out)
-    if without:
-        similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY = (
-            without["semantic_weight"],
-            without["semantic_candidates"],
-            without["semantic_penalty"],
-        )
     try:
-        papers, _ = derive(records, related_by=related_by)
+        papers, _ = derive(records, related_by=related_by, mixing=similar.mixing_without(held_out))
     finally:
         train_tags.use_shipped()
-        similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY = fitted
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
     out = []
     for i in sorted(random.Random(seed).sample(range(len(records)), min(count, len(records)))):

@@ -6,7 +6,7 @@
 Needs the sentence model (`make model`). For every corpus of ../shared/corpus, the papers are
 derived as `make eval` derives them (titles, keywords and areas hidden) and embedded (through the
 user's vector cache); then the related papers are found again with each setting of the grid
-(SEMANTIC_WEIGHT, SEMANTIC_CANDIDATES, UNSUPPORTED_PENALTY). A corpus's measure is its area
+(similar.Mixing: weight, candidates by meaning, shared-topic penalty). A corpus's measure is its area
 agreement@5 where it has areas, else its author-keyword lift, as a gain over words only.
 
 Leave one venue out: for each venue (ijcai, iclr, corl, colm, 3dv), the setting is chosen on
@@ -87,12 +87,8 @@ def measure(kind: str, values: np.ndarray, randoms: np.ndarray | None, rows: np.
 
 
 def linked_with(papers, meanings, setting) -> list:
-    similar.SEMANTIC_WEIGHT, similar.SEMANTIC_CANDIDATES, similar.SEMANTIC_PENALTY = (
-        setting["weight"],
-        setting["candidates"],
-        setting["penalty"],
-    )
-    return linking.add_related(papers, ev.RELATED, INLINE, meanings=meanings if setting["weight"] > 0 else None)
+    mixing = similar.Mixing(setting["weight"], setting["candidates"], setting["penalty"])
+    return linking.add_related(papers, ev.RELATED, INLINE, meanings=meanings if setting["weight"] > 0 else None, mixing=mixing)
 
 
 def intervals(kept: dict, name: str, settings: list[dict]) -> list[tuple[float, float]]:

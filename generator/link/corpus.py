@@ -24,7 +24,7 @@ from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
-from generator.link.related.similar import Numbered, neighbours, numbered, vectors
+from generator.link.related.similar import FITTED_MIXING, Mixing, Numbered, neighbours, numbered, vectors
 from generator.model import Mention, Paper, Related, paper_with
 from generator.sources.markup import URL
 
@@ -302,6 +302,7 @@ def add_related(
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
     meanings: np.ndarray | None = None,
+    mixing: Mixing = FITTED_MIXING,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
     With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
@@ -310,13 +311,14 @@ def add_related(
     with, when worked out already (`_from_texts`). `neighbours_found(papers, lists, words)` is called
     once each paper's related papers are known (indices, cosines), before their reasons, with the
     word TF-IDF rows they were found by (the topic map groups regions on them). `meanings`: per
-    paper, a unit vector of what it means (generator.language.meaning), or None: words only."""
+    paper, a unit vector of what it means (generator.language.meaning), or None: words only;
+    `mixing`: how they join the word scores (the fitted setting unless a script tries others)."""
     if len(papers) < 2 or count <= 0:
         return papers
     memo, kept = context.memo("reasons"), context.kept
     documents = _per_paper(document, papers, kept)
     words = vectors(documents, memo, heads)
-    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words, meanings)
+    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words, meanings, mixing)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
     del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)
@@ -481,13 +483,14 @@ def link(
     waiting: Callable[[], None] | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
     meanings: np.ndarray | None = None,
+    mixing: Mixing = FITTED_MIXING,
 ) -> list[Paper]:
     """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
     reused where its inputs are the same, and where work may run aside (generator.context).
     `titled(papers)` is called once the papers are all linking makes them but for their related
     papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
     is called where this process would wait for work run aside (if ever); `neighbours_found`:
-    and `meanings`: see add_related."""
+    `meanings` and `mixing`: see add_related."""
     kept = context.kept
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
@@ -511,7 +514,7 @@ def link(
     papers = grouping_tags(papers, kept, MAX_KEYPHRASES)
     if titled is not None:
         titled(papers)
-    return add_related(papers, related_count, context, names, heads, neighbours_found, meanings)
+    return add_related(papers, related_count, context, names, heads, neighbours_found, meanings, mixing)
 
 
 def _waited(later: Pending, waiting: Callable[[], None] | None):

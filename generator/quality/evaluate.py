@@ -41,7 +41,7 @@ from generator.enrich.titlegate import name_follows, title_defects
 from generator.errors import InputError, Report
 from generator.language.textutil import fold, normalise_term, sentences, singular
 from generator.link.corpus import document, link
-from generator.link.related.similar import CANDIDATES, assign, plain_top
+from generator.link.related.similar import CANDIDATES, FITTED_MIXING, Mixing, assign, plain_top
 from generator.model import Paper, Record
 from generator.pipeline import RELATED_BY, Settings, meaning_model, merge_duplicates, paper_meanings
 from generator.runtime.parallel import Forking
@@ -238,15 +238,18 @@ def hide(record: Record) -> Record:
     return replace(record, title=None, keywords=(), primary_area=None, tldr=None)
 
 
-def derive(records: Sequence[Record], related: int = RELATED, related_by: str = "lexical") -> tuple[list[Paper], dict[str, float]]:
+def derive(
+    records: Sequence[Record], related: int = RELATED, related_by: str = "lexical", mixing: Mixing = FITTED_MIXING
+) -> tuple[list[Paper], dict[str, float]]:
     """Run enrich and link on the hidden records; papers come back in record order. `related_by`
-    as a build's (generator.pipeline.Settings); the time to embed is not counted in link's."""
+    as a build's (generator.pipeline.Settings), meaning vectors mixed as `mixing` says; the time
+    to embed is not counted in link's."""
     start = time.perf_counter()
     papers = [enrich(hide(r)) for r in records]
     enriched = time.perf_counter()
     meanings = meanings_of(papers, related_by)
     embedded = time.perf_counter()
-    papers = link(papers, related_count=related, context=Forking(), meanings=meanings)  # as a one-off run forks
+    papers = link(papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing)  # as a one-off run forks
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}
 

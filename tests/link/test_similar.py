@@ -100,12 +100,12 @@ def test_the_topic_map_is_handed_the_word_vectors_the_related_papers_were_found_
     assert (words != vectorize([document(p) for p in seen])[0]).nnz == 0
 
 
-def test_a_paper_close_in_meaning_outranks_one_sharing_a_few_words_and_without_meanings_nothing_changes(monkeypatch):
+def test_a_paper_close_in_meaning_outranks_one_sharing_a_few_words_and_without_meanings_nothing_changes():
     # Issue 34: meaning vectors (generator.language.meaning) mixed into the word scores. Paper 1
     # shares more words with paper 0; paper 2 says the same in other words (its vector is 0's).
     from generator.link.related import similar
 
-    monkeypatch.setattr(similar, "SEMANTIC_WEIGHT", 0.5)  # the mixing itself, whatever generator/data/related.yml holds
+    mixing = similar.Mixing(weight=0.5, candidates=similar.FITTED_MIXING.candidates, penalty=similar.FITTED_MIXING.penalty)
 
     documents = [
         "pose estimation of objects from images for robotic grasping",
@@ -120,17 +120,16 @@ def test_a_paper_close_in_meaning_outranks_one_sharing_a_few_words_and_without_m
     meanings[2] = meanings[0] + 0.05 * meanings[2]
     meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
     by_words = similar.neighbours(documents, [""] * len(documents), 2)
-    by_meaning = similar.neighbours(documents, [""] * len(documents), 2, meanings=meanings)
+    by_meaning = similar.neighbours(documents, [""] * len(documents), 2, meanings=meanings, mixing=mixing)  # whatever related.yml holds
     assert by_words.lists[0][0][0] == 1
     assert by_meaning.lists[0][0][0] == 2
     again = similar.neighbours(documents, [""] * len(documents), 2)
     assert again.lists == by_words.lists
 
 
-def test_the_candidates_taken_by_meaning_carry_their_word_cosines(monkeypatch):
+def test_the_candidates_taken_by_meaning_carry_their_word_cosines():
     from generator.link.related import similar
 
-    monkeypatch.setattr(similar, "SEMANTIC_CANDIDATES", 3)
     documents = [f"graph {'neural ' * (i % 3)}networks for molecules number{i} and proteins{i % 4}" for i in range(25)]
     meanings = np.random.default_rng(1).standard_normal((25, 8)).astype(np.float32)
     meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)

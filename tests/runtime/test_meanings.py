@@ -88,7 +88,7 @@ def test_without_the_model_auto_says_how_to_enable_it_and_semantic_is_an_error(t
 
 
 def test_under_serve_an_edit_embeds_only_the_edited_abstract_and_the_note_is_said_once(tmp_path, tiny_installed, embedded):
-    source = corpus(tmp_path, 30)  # enough papers for candidates taken by meaning (similar.SEMANTIC_CANDIDATES)
+    source = corpus(tmp_path, 30)  # enough papers for candidates taken by meaning (similar.FITTED_MIXING.candidates)
     session = Session()
     generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
     assert len(embedded) == 30

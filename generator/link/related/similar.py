@@ -45,13 +45,33 @@ SMOOTHING = 1.0
 UNSUPPORTED_PENALTY = 0.1  # a candidate sharing no topic with the paper ranks this much lower
 MAX_RECOMMENDED = 10
 
-# With meaning vectors (decision 0016; fitted by scripts/tune_related.py into generator/data/related.yml):
-# how much meaning counts beside words in a candidate's score, how many candidates are taken
-# by meaning before those by words, and the penalty for a candidate sharing no topic.
+
+@dataclass(frozen=True)
+class Mixing:
+    """How meaning vectors join related papers (decision 0016): how much meaning counts beside
+    words in a candidate's score (`weight`), how many candidates are taken by meaning before
+    those by words (`candidates`), and the penalty for a candidate sharing no topic (`penalty`)."""
+
+    weight: float
+    candidates: int
+    penalty: float
+
+
+def _mixing(entry: dict) -> Mixing:
+    return Mixing(float(entry["semantic_weight"]), int(entry["semantic_candidates"]), float(entry["semantic_penalty"]))
+
+
+# Fitted by scripts/tune_related.py into generator/data/related.yml, with the setting fitted
+# without each venue (for judging a venue blind).
 _FITTED = yaml.safe_load(resources.files("generator").joinpath("data/related.yml").read_text(encoding="utf-8"))
-SEMANTIC_WEIGHT: float = _FITTED["semantic_weight"]
-SEMANTIC_CANDIDATES: int = _FITTED["semantic_candidates"]
-SEMANTIC_PENALTY: float = _FITTED["semantic_penalty"]
+FITTED_MIXING = _mixing(_FITTED)
+
+
+def mixing_without(venue: str) -> Mixing:
+    """The setting fitted on the other venues' corpora (the shipped one if none was)."""
+    entry = (_FITTED.get("without_venue") or {}).get(venue)
+    return _mixing(entry) if entry else FITTED_MIXING
+
 
 _WORD = re.compile(r"\w\w+")  # scikit-learn's default token pattern, \b\w\w+\b (greedy: the same)
 _ANY_WORD = re.compile(r"\w+")
@@ -261,20 +281,21 @@ def neighbours(
     context: RunContext = INLINE,
     found: Vectors | None = None,
     meanings: np.ndarray | None = None,
+    mixing: Mixing = FITTED_MIXING,
 ) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
     `topics`: per paper, the topics a reason on a link can name; a candidate sharing none with
     the paper ranks UNSUPPORTED_PENALTY lower. `context`: what the last run left (its
     "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
     `found`: vectors(documents) when made already. `meanings`: per paper, a unit vector of what
-    its abstract means (generator.language.meaning), mixed into the candidates' scores (see mixed)."""
+    its abstract means (generator.language.meaning), mixed into the candidates' scores as `mixing` says (see mixed)."""
     memo, kept = context.memo("reasons"), context.kept
     n = len(documents)
     if found is None:
         found = vectors(documents, memo)
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
-    extra = min(SEMANTIC_CANDIDATES, n - 1 - width) if meanings is not None else 0
+    extra = min(mixing.candidates, n - 1 - width) if meanings is not None else 0
     indices, cosine = _nearest(found, documents, width + extra, memo, context)
     scores = cosine
     if meanings is not None:
@@ -282,24 +303,24 @@ def neighbours(
         # (~0.1 s of CPU) on the core the page converter needs (decisions 0007, 0016).
         with threadpool_limits(1, user_api="blas"):
             indices, cosine, closeness = in_meaning(indices, cosine, meanings, found.words, extra)
-            scores = mixed(cosine, closeness, meanings)
+            scores = mixed(cosine, closeness, meanings, mixing.weight)
         order = np.argsort(-scores, axis=1, kind="stable")  # smoothing reads the first columns as the nearest
         indices, cosine, scores = (np.take_along_axis(a, order, axis=1) for a in (indices, cosine, scores))
     ranking = _smoothed(indices, scores)
     if topics is not None:
-        ranking -= (UNSUPPORTED_PENALTY if meanings is None else SEMANTIC_PENALTY) * _unsupported(indices, topics, kept)
+        ranking -= (UNSUPPORTED_PENALTY if meanings is None else mixing.penalty) * _unsupported(indices, topics, kept)
     columns = assign(indices, ranking, k)
     lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
     return Neighbours(lists, found.matrix, found.terms)
 
 
-def mixed(cosine: np.ndarray, closeness: np.ndarray, meanings: np.ndarray) -> np.ndarray:
-    """The candidates' word cosines plus SEMANTIC_WEIGHT times how much closer in meaning each
+def mixed(cosine: np.ndarray, closeness: np.ndarray, meanings: np.ndarray, weight: float) -> np.ndarray:
+    """The candidates' word cosines plus `weight` times how much closer in meaning each
     candidate is (`closeness`) than two papers of the collection are on average (decision 0016)."""
     n = len(meanings)
     total = meanings.sum(axis=0, dtype=np.float64)
     average = (float(total @ total) - float(np.einsum("id,id->", meanings, meanings))) / max(1, n * (n - 1))
-    return (cosine + SEMANTIC_WEIGHT * (closeness - average)).astype(np.float32)
+    return (cosine + weight * (closeness - average)).astype(np.float32)
 
 
 def in_meaning(
