@@ -269,7 +269,8 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# in a collection stays where its probability is >= central. A tag the abstract names once is\n"
         "# shown as a tag only if in kept_named_once (authors give it as a keyword, named once, about as\n"
         "# often as tags of as many words named more often); else a one-word one is hidden, and a longer\n"
-        "# one below the central probability is shown as a key phrase (enrich/tags.py in_passing, named_once).\n"
+        "# one below the central probability that the title does not name is shown as a key phrase\n"
+        "# (enrich/tags.py in_passing, named_once).\n"
     )
     body = {
         "threshold": model.threshold,

@@ -139,7 +139,10 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
         )
         for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)
     ]
-    as_phrases = [named_once(*each) for each in zip(tags, given, found, scores)]
+    as_phrases = [
+        named_once(paper_tags, given_tags, mentioned, score, title)
+        for paper_tags, given_tags, mentioned, score, (_, title) in zip(tags, given, found, scores, named)
+    ]
     derived = zip(ids, records, parts, texts, acronyms, named, tags, given, scores, summaries, areas, phrases, hidden, as_phrases)
     return [_paper(*each) for each in derived]
 

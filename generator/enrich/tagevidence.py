@@ -36,8 +36,8 @@ from generator.language.textutil import STOP_WORDS, Caseless, sentences
 class TagModel:
     """P(the tag is among the author keywords | its mentions); kept at or above `threshold`.
     A tag too common in a collection stays on the papers that score at least `central`. A
-    tag named once is shown as a tag only if it is in `kept_named_once` (enrich.tags.in_passing,
-    named_once)."""
+    tag named once is shown as a tag only if it is in `kept_named_once`, or is of more words and
+    its evidence reaches `central` or the title names it (enrich.tags.in_passing, named_once)."""
 
     linear: Linear = Linear()
     threshold: float = 0.0

@@ -3,15 +3,16 @@
 1. Per paper (enrich): given keywords first, then the vocabulary tags whose learned evidence
    (generator.enrich.tagevidence) reaches the model's threshold (`derive_tags`). One-word tags
    the abstract names once are marked hidden (`in_passing`); longer ones named once with weak
-   evidence are marked to be shown as key phrases (`named_once`).
+   evidence and not named by the title are marked to be shown as key phrases (`named_once`).
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
    the papers about it, and a broad one is hidden there too (`drop_dominant_tags`).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
    is filled up from its key phrases (`filled_up`).
 4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
-   tag named once and a derived tag that no other paper carries group nothing and become key
-   phrases; a paper left short of MIN_TAGS joins the groups its key phrases name. Related
-   papers are found by the terms as derived before this step (`derived_terms`).
+   tag of more words named once with weak evidence (step 1) and a derived tag that no other
+   paper carries group nothing and become key phrases; a paper left short of MIN_TAGS joins the
+   groups its key phrases name. Related papers are found by the terms as derived before this
+   step (`derived_terms`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
 are decisions 0006, 0014 and 0017.
@@ -64,15 +65,19 @@ def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequen
 
 
 def named_once(
-    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention], scores: Mapping[str, float]
+    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention], scores: Mapping[str, float], title: str = ""
 ) -> tuple[str, ...]:
     """The derived tags of more words the abstract names once ('in-context learning' on a paper
-    that prompts in context, 'sim-to-real transfer' on one that mentions a gap) with less evidence
-    (`scores`, tagevidence) than the model's `central` probability: specific, but no sign the
-    paper is about them. The page shows them among its key phrases, not as tags (grouping_tags).
-    Decision 0017."""
+    that prompts in context, 'sim-to-real transfer' on one that mentions a gap), with less evidence
+    (`scores`, tagevidence; as Paper.tag_scores rounds it) than the model's `central` probability,
+    that the `title` does not name: specific, but no sign the paper is about them. The page shows
+    them among its key phrases, not as tags (grouping_tags). Decision 0017."""
     central = tag_model().central
-    return tuple(tag for tag in _named_once(tags, given_tags, found) if not one_word(tag) and scores.get(tag, 0.0) < central)
+    return tuple(
+        tag
+        for tag in _named_once(tags, given_tags, found)
+        if not one_word(tag) and round(scores.get(tag, 0.0), 4) < central and not _central(tag, title)
+    )
 
 
 def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> list[str]:
@@ -189,13 +194,13 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
         canonical.setdefault(normalise_term(tag), tag)
     shown = [list(dict.fromkeys(canonical[normalise_term(tag)] for tag in tags)) for tags in shown]
     once = [{normalise_term(tag) for tag in paper.shown_as_phrases} for paper in papers]
-    counts = Counter(tag for tags, named_once in zip(shown, once) for tag in tags if normalise_term(tag) not in named_once)
+    counts = Counter(tag for tags, once_keys in zip(shown, once) for tag in tags if normalise_term(tag) not in once_keys)
     groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
     result = []
-    for paper, tags, named_once in zip(papers, shown, once):
+    for paper, tags, once_keys in zip(papers, shown, once):
         given = {normalise_term(tag) for tag in paper.given_tags}
         drop = [
-            tag for tag in tags if (counts[tag] < MIN_TAG_PAPERS or normalise_term(tag) in named_once) and normalise_term(tag) not in given
+            tag for tag in tags if (counts[tag] < MIN_TAG_PAPERS or normalise_term(tag) in once_keys) and normalise_term(tag) not in given
         ]
         phrases = shown_terms(paper.keyphrases, paper)
         if not drop and tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_TAGS:
@@ -207,7 +212,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             if len(tags) >= MIN_TAGS:
                 break
             key = normalise_term(phrase)
-            if key in groups and key not in named_once and not any(key in other or other in key for other in keys):
+            if key in groups and key not in once_keys and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
         for tag in reversed(drop):

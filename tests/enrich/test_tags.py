@@ -161,7 +161,7 @@ def test_a_one_word_tag_the_abstract_names_once_is_named_in_passing():
     found = mentions(text)
     passing = in_passing(("navigation", "evaluation", "motion planning"), (), found)
     assert "evaluation" in passing and "navigation" not in passing  # named once / twice
-    assert "motion planning" not in passing  # a tag of more words is specific enough
+    assert "motion planning" not in passing  # a tag of more words is not hidden (see named_once)
     assert in_passing(("evaluation",), ("evaluation",), found) == ()  # a given keyword is the authors' word
 
 
@@ -178,6 +178,23 @@ def test_a_tag_of_more_words_the_abstract_names_once_is_named_once():
     assert named_once(tags, (), found, weak) == ("motion planning",)  # named twice / once; one-word tags are in_passing's
     assert named_once(tags, (), found, {"motion planning": 0.99}) == ()  # the evidence says the paper is about it
     assert named_once(("motion planning",), ("motion planning",), found, weak) == ()  # the authors' word
+
+
+def test_enrich_marks_a_tag_named_once_in_passing_unless_the_title_names_it():
+    from generator.enrich.paper import enrich as enrich_record
+    from generator.model import Origin, Record
+
+    text = (
+        "We present a grasp planner for cluttered bins. The planner scores grasps with a learned critic trained on "
+        "simulated bins. Unlike prompting methods such as in-context learning, our critic needs no language model. "
+        "Real-robot experiments show 92% success."
+    )
+    untitled = enrich_record(Record(abstract=text, origin=Origin("t.txt", 1, 1), collection="T"))
+    assert "large language models" in untitled.tags and untitled.shown_as_phrases == ("large language models",)
+    titled = enrich_record(
+        Record(abstract=text, origin=Origin("t.txt", 1, 1), collection="T", title="Grasping Without Large Language Models")
+    )
+    assert titled.shown_as_phrases == ()  # the title says the paper is about them
 
 
 def test_a_tag_the_abstract_names_once_is_a_key_phrase_and_joins_no_group():

@@ -9,7 +9,8 @@
    GRAPH_NEIGHBOURS nearest papers m (weighted by cos(i, m)) of cos(m, j): a candidate close to
    i's whole neighbourhood wins, the same topic in other words.
 4. Shared topics: a candidate sharing no tag, key phrase, phrase or name with the paper ranks
-   UNSUPPORTED_PENALTY lower: such a link could only be explained by a lone word.
+   UNSUPPORTED_PENALTY lower (with meaning vectors, Mixing.penalty): such a link could only be
+   explained by a lone word.
 5. Fair assignment: pairs are taken best first while the target is recommended fewer than
    MAX_RECOMMENDED times; then papers nobody recommends take the weakest slot of a paper
    they are close to.
@@ -285,7 +286,7 @@ def neighbours(
 ) -> Neighbours:
     """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
     `topics`: per paper, the topics a reason on a link can name; a candidate sharing none with
-    the paper ranks UNSUPPORTED_PENALTY lower. `context`: what the last run left (its
+    the paper ranks UNSUPPORTED_PENALTY (with `meanings`, `mixing.penalty`) lower. `context`: what the last run left (its
     "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
     `found`: vectors(documents) when made already. `meanings`: per paper, a unit vector of what
     its abstract means (generator.language.meaning), mixed into the candidates' scores as `mixing` says (see mixed)."""
