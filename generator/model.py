@@ -105,9 +105,10 @@ class Paper:
     # (enrich.tags.drop_dominant_tags), and the keys of candidate phrases that stop inside a term
     # ('deep reinforcement': enrich.tagging.cut_phrases). Issue 33.
     hidden_terms: tuple[str, ...] = field(default=(), repr=False)
-    # Derived tags of more words the abstract names once ('in-context learning' on a paper that
-    # prompts in context: enrich.tags.named_once): the page shows them among the key phrases, not
-    # as tags; related papers still find them as tags. Decision 0017.
+    # Derived tags of more words the abstract names once, with weak evidence, that the title does
+    # not name ('in-context learning' on a paper that prompts in context: enrich.tags.named_once):
+    # the page shows them among the key phrases, not as tags; related papers still find them as
+    # tags. Decision 0017.
     shown_as_phrases: tuple[str, ...] = field(default=(), repr=False)
 
 

@@ -300,8 +300,8 @@ def neighbours(
     indices, cosine = _nearest(found, documents, width + extra, memo, context)
     scores = cosine
     if meanings is not None:
-        # One BLAS thread: the products are small, and a second thread spins on after each one
-        # (~0.1 s of CPU) on the core the page converter needs (decisions 0007, 0016).
+        # One BLAS thread: the products are small, and a second thread spins on after each one,
+        # on the core the page converter needs (figures in decisions 0007, 0016).
         with threadpool_limits(1, user_api="blas"):
             indices, cosine, closeness = in_meaning(indices, cosine, meanings, found.words, extra)
             scores = mixed(cosine, closeness, meanings, mixing.weight)
