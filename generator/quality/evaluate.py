@@ -153,16 +153,18 @@ class KeywordMatch:
     lenient: bool
 
 
-def match_keyword(keyword: str, abstract: Sequence[str], tags: Iterable[str], terms: Iterable[str]) -> KeywordMatch:
-    """How one author keyword fares: in the abstract at all? matched by a tag or keyphrase?
+def match_keyword(keyword: str, abstract: Sequence[str], terms: Iterable[str]) -> KeywordMatch:
+    """How one author keyword fares: in the abstract at all? shown by a tag or key phrase?
 
-    `abstract` is the abstract's term tokens, `tags` the derived tags, `terms` the
-    derived tags and keyphrases together.
+    `abstract` is the abstract's term tokens, `terms` the tags and key phrases the page shows.
+    Exact: a term is the keyword, or the term the vocabulary spells it as ('LLMs' -> 'large
+    language models'), whether the page shows it as a tag or a key phrase (issue 33 moves some
+    tags to key phrases: the reader still sees the term). Lenient: one contains the other.
     """
     key = term_tokens(keyword)
     term_keys = [term_tokens(t) for t in terms]
     by_vocabulary = term_tokens(normalise_keyword(keyword))
-    exact = key in term_keys or (bool(by_vocabulary) and by_vocabulary in {term_tokens(t) for t in tags})
+    exact = key in term_keys or (bool(by_vocabulary) and by_vocabulary in term_keys)
     lenient = exact or any(t and (contains(key, t) or contains(t, key)) for t in term_keys)
     return KeywordMatch(contains(abstract, key), exact, lenient)
 
@@ -328,7 +330,7 @@ def keyword_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
             continue
         abstract = term_tokens(paper.text)
         terms = [*paper.tags, *paper.keyphrases]
-        matches.extend(match_keyword(k, abstract, paper.tags, terms) for k in record.keywords)
+        matches.extend(match_keyword(k, abstract, terms) for k in record.keywords)
         tag_hits.extend(tag_matches_keywords(t, record.keywords) for t in paper.tags)
     reachable = [m for m in matches if m.reachable]
     return [

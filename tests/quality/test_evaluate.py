@@ -101,18 +101,24 @@ def test_term_tokens_singularise_every_word_so_keywords_meet_running_text():
 
 def test_match_keyword_exact_lenient_and_reachable():
     abstract = term_tokens("We fine-tune large language models for code generation in robots.")
-    tags = ["large language models", "robotics"]
-    terms = [*tags, "code"]
-    exact = match_keyword("Large Language Model", abstract, tags, terms)
+    terms = ["large language models", "robotics", "code"]
+    exact = match_keyword("Large Language Model", abstract, terms)
     assert exact.reachable and exact.exact and exact.lenient
-    # 'LLMs' is not in the text, but the vocabulary maps it onto a derived tag.
-    mapped = match_keyword("LLMs", abstract, tags, terms)
+    # 'LLMs' is not in the text, but the vocabulary maps it onto a term the page shows.
+    mapped = match_keyword("LLMs", abstract, terms)
     assert not mapped.reachable and mapped.exact
     # 'code generation' contains the keyphrase 'code': lenient only.
-    partial = match_keyword("code generation", abstract, tags, terms)
+    partial = match_keyword("code generation", abstract, terms)
     assert partial.reachable and not partial.exact and partial.lenient
-    missed = match_keyword("imitation learning", abstract, tags, terms)
+    missed = match_keyword("imitation learning", abstract, terms)
     assert missed == type(missed)(False, False, False)
+
+
+def test_a_keyword_the_vocabulary_spells_as_a_shown_key_phrase_is_matched_exactly():
+    # A tag named once moves to the key phrases (decision 0017): the reader still sees it.
+    abstract = term_tokens("We prompt models with in-context learning.")
+    assert match_keyword("ICL", abstract, ["large language models", "in-context learning"]).exact
+    assert not match_keyword("ICL", abstract, ["large language models", "prompting"]).exact
 
 
 def record(keywords=(), area=None) -> Record:
