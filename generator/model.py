@@ -101,8 +101,8 @@ class Paper:
     before_grouping: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False)
     # Derived terms the page does not show, though they still find related papers: one-word tags
     # named once ('evaluation': enrich.tags.in_passing), tags named only by an acronym defined
-    # otherwise (enrich.tags.misread), a one-word tag naming the collection's field
-    # (enrich.tags.drop_dominant_tags), and the keys of candidate phrases that stop inside a term
+    # otherwise (enrich.tags.misread), a tag naming the collection's field where the paper is not
+    # about it (enrich.tags.drop_dominant_tags, field_tags), and the keys of candidate phrases that stop inside a term
     # ('deep reinforcement': enrich.tagging.cut_phrases). Issue 33.
     hidden_terms: tuple[str, ...] = field(default=(), repr=False)
     # Derived tags of more words the abstract names once, with weak evidence, that the title does

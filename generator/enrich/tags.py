@@ -5,17 +5,19 @@
    the abstract names once are marked hidden (`in_passing`); longer ones named once with weak
    evidence and not named by the title are marked to be shown as key phrases (`named_once`).
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
-   the papers about it, and a broad one is hidden there too (`drop_dominant_tags`).
+   the papers about it, and a broad one is hidden there too; a tag most abstracts name (the
+   collection's field) is hidden where the paper is not about it (`drop_dominant_tags`).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
-   is filled up from its key phrases (`filled_up`).
+   is filled up from its key phrases (`filled_up`), for finding related papers.
 4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
+   tag filled up from key phrases shows only while the paper has fewer than MIN_SHOWN_TAGS; a
    tag of more words named once with weak evidence (step 1) and a derived tag that no other
-   paper carries group nothing and become key phrases; a paper left short of MIN_TAGS joins the
-   groups its key phrases name. Related papers are found by the terms as derived before this
-   step (`derived_terms`).
+   paper carries group nothing and become key phrases; a paper left short of MIN_SHOWN_TAGS
+   joins the groups its key phrases name. Related papers are found by the terms as derived
+   before this step (`derived_terms`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
-are decisions 0006, 0014 and 0017.
+are decisions 0006, 0014, 0017 and 0018.
 """
 
 from __future__ import annotations
@@ -98,6 +100,8 @@ DOMINANT_MIN_PAPERS = 50
 # In a very large collection a tenth is already too many ('evaluation', 'datasets' at ICLR).
 COMMON_TAG_SHARE = 0.10
 COMMON_MIN_PAPERS = 1000
+# A term more than half the collection's abstracts name is its field ('3D' at 3DV, 'robot' at CoRL).
+FIELD_NAMED_SHARE = 0.5
 
 
 def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
@@ -107,39 +111,59 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Pa
     of those, the likeliest keep it, at most the share a tag may have. Keeping it wherever the
     first sentence names it leaves 'large language models' on 63% of COLM: a tag that no
     longer tells papers apart. A broad one (one word: 'robotics' at CoRL) names the collection's
-    field, not a topic in it: kept for related papers, it is hidden from the page (issue 33)."""
+    field, not a topic in it: kept for related papers, it is hidden from the page (issue 33).
+    So is a tag of the field that most abstracts name (`field_tags`: '3D vision' at 3DV) where
+    the paper is not about it."""
     n = len(papers)
     if n < DOMINANT_MIN_PAPERS:
         return papers
     share = COMMON_TAG_SHARE if n >= COMMON_MIN_PAPERS else DOMINANT_TAG_SHARE
     counts = Counter(tag for p in papers for tag in p.tags)
     dominant = {tag for tag, count in counts.items() if count > share * n}
-    if not dominant:
+    named_by_most = field_tags(papers)
+    if not dominant and not named_by_most:
         return papers
     central = tag_model().central
     keeping: dict[str, set[int]] = {}
     for tag in dominant:
         about = []
         for i, paper in enumerate(papers):
-            if tag in paper.tags and tag not in paper.given_tags:
-                named, score = _central(tag, paper.title), dict(paper.tag_scores).get(tag, 0.0)
-                if named or score >= central:
-                    about.append((not named, -score, i))
+            if tag in paper.tags and tag not in paper.given_tags and _about(paper, tag, central):
+                about.append((not _central(tag, paper.title), -dict(paper.tag_scores).get(tag, 0.0), i))
         keeping[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
 
     def keep(i: int, paper: Paper, tag: str) -> bool:
         return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
 
-    field = {tag for tag in dominant if one_word(tag)}
+    def field(paper: Paper, tag: str) -> bool:
+        if tag in paper.given_tags or tag in paper.hidden_terms:
+            return False
+        return (tag in dominant and one_word(tag)) or (tag in named_by_most and not _about(paper, tag, central))
+
     result = []
     for i, paper in enumerate(papers):
-        if dominant.isdisjoint(paper.tags):
+        if dominant.isdisjoint(paper.tags) and named_by_most.isdisjoint(paper.tags):
             result.append(paper)
             continue
         tags = tuple(t for t in paper.tags if keep(i, paper, t))
-        hidden = (*paper.hidden_terms, *(t for t in tags if t in field and t not in paper.given_tags and t not in paper.hidden_terms))
+        hidden = (*paper.hidden_terms, *(t for t in tags if field(paper, t)))
         result.append(_without_dominant(kept, paper, tags, hidden))
     return result
+
+
+def field_tags(papers: Sequence[Paper]) -> set[str]:
+    """The vocabulary tags more than FIELD_NAMED_SHARE of the abstracts name (Paper.tag_scores
+    holds every tag an abstract names): the collection's field ('3D vision' at 3DV, named by 72%
+    of its abstracts, tagged on 13%). A reader of a 3DV site gains nothing from a '3D vision'
+    page of the papers that happen to say "3D" most; where a paper is about the field itself
+    (its title names it, or strong evidence), the tag stays."""
+    named = Counter(tag for paper in papers for tag, _ in paper.tag_scores)
+    return {tag for tag, count in named.items() if count > FIELD_NAMED_SHARE * len(papers)}
+
+
+def _about(paper: Paper, tag: str, central: float) -> bool:
+    """The paper is about the tag: its title names it, or its evidence reaches `central`."""
+    return _central(tag, paper.title) or dict(paper.tag_scores).get(tag, 0.0) >= central
 
 
 def _central(tag: str, title: str) -> bool:
@@ -173,49 +197,57 @@ def filled_up(
 
 
 MIN_TAG_PAPERS = 2  # a derived tag on fewer papers groups nothing: it is a key phrase instead
+# A page shows a tag its key phrases gave (filled_up, or a group joined) only while it has fewer
+# tags than this: two right tags rather than three with a weak one (issue 33).
+MIN_SHOWN_TAGS = 2
 
 
 def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6) -> list[Paper]:
     """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
     - Hidden terms (Paper.hidden_terms: tags named in passing, phrases cut inside a term) are not shown.
     - Tags of more words the abstract names once (Paper.shown_as_phrases) are shown as key phrases.
+    - A tag filled up from the key phrases (no evidence of its own: `evidenced`) is shown only
+      while the paper has fewer than MIN_SHOWN_TAGS tags; past that it stays a key phrase.
     - Spellings of one term (singular and plural, hyphens, capitals) become the one most papers use.
     - A derived tag carried by fewer than MIN_TAG_PAPERS papers groups nothing: it becomes one of
       the paper's key phrases (first, as the likeliest; at most `max_keyphrases`). Given keywords
       stay tags whatever their spread.
-    - A paper left with fewer than MIN_TAGS tags takes, from its key phrases in order, those that
-      are another paper's tag: it joins groups that exist and makes no new lone tag (never one
-      its abstract names once). Two right tags rather than three with one wrong.
+    - A paper left with fewer than MIN_SHOWN_TAGS tags takes, from its key phrases in order, those
+      that are another paper's tag: it joins groups that exist and makes no new lone tag (never
+      one its abstract names once). Two right tags rather than three with one wrong.
     Related papers and their reasons are still found by the terms as derived (derived_terms)."""
-    shown = [shown_terms(paper.tags, paper) for paper in papers]
-    spellings = Counter(tag for tags in shown for tag in dict.fromkeys(tags))
-    canonical: dict[str, str] = {}  # a term's key -> the spelling most papers carry
-    for tag, _ in sorted(spellings.items(), key=lambda item: (-item[1], item[0])):
-        canonical.setdefault(normalise_term(tag), tag)
-    shown = [list(dict.fromkeys(canonical[normalise_term(tag)] for tag in tags)) for tags in shown]
+    threshold = tag_model().threshold
+    shown = _one_spelling([shown_terms(paper.tags, paper) for paper in papers])
     once = [{normalise_term(tag) for tag in paper.shown_as_phrases} for paper in papers]
-    counts = Counter(tag for tags, once_keys in zip(shown, once) for tag in tags if normalise_term(tag) not in once_keys)
+    given = [{normalise_term(tag) for tag in paper.given_tags} for paper in papers]
+    # Which tags group before the cap, then the cap on what groups, then what still groups.
+    counts = _group_counts(shown, once)
+    capped = [
+        _weak_capped([t for t in tags if normalise_term(t) in given_keys or counts[t] >= MIN_TAG_PAPERS], paper, threshold)
+        for paper, tags, given_keys in zip(papers, shown, given)
+    ]
+    counts = _group_counts(capped, once)
     groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
     result = []
-    for paper, tags, once_keys in zip(papers, shown, once):
-        given = {normalise_term(tag) for tag in paper.given_tags}
-        drop = [
-            tag for tag in tags if (counts[tag] < MIN_TAG_PAPERS or normalise_term(tag) in once_keys) and normalise_term(tag) not in given
+    for paper, every, kept_tags, once_keys, given_keys in zip(papers, shown, capped, once, given):
+        tags = [
+            tag
+            for tag in kept_tags
+            if normalise_term(tag) in given_keys or (counts[tag] >= MIN_TAG_PAPERS and normalise_term(tag) not in once_keys)
         ]
         phrases = shown_terms(paper.keyphrases, paper)
-        if not drop and tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_TAGS:
+        if tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_SHOWN_TAGS:
             result.append(paper)
             continue
-        tags = [tag for tag in tags if tag not in drop]
         keys = {normalise_term(tag) for tag in tags}
         for phrase in phrases:
-            if len(tags) >= MIN_TAGS:
+            if len(tags) >= MIN_SHOWN_TAGS:
                 break
             key = normalise_term(phrase)
             if key in groups and key not in once_keys and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
-        for tag in reversed(drop):
+        for tag in reversed([tag for tag in every if normalise_term(tag) not in keys]):
             key = normalise_term(tag)
             if not any(key == normalise_term(p) for p in phrases):
                 phrases.insert(0, tag)
@@ -224,6 +256,35 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             result.append(paper)
             continue
         result.append(made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
+    return result
+
+
+def _one_spelling(shown: list[list[str]]) -> list[list[str]]:
+    """Each term in the spelling most papers use (singular or plural, hyphens, capitals)."""
+    spellings = Counter(tag for tags in shown for tag in dict.fromkeys(tags))
+    canonical: dict[str, str] = {}  # a term's key -> the spelling most papers carry
+    for tag, _ in sorted(spellings.items(), key=lambda item: (-item[1], item[0])):
+        canonical.setdefault(normalise_term(tag), tag)
+    return [list(dict.fromkeys(canonical[normalise_term(tag)] for tag in tags)) for tags in shown]
+
+
+def _group_counts(shown: list[list[str]], once: list[set[str]]) -> Counter[str]:
+    """How many papers each tag would group: tags shown as key phrases (named once) count none."""
+    return Counter(tag for tags, once_keys in zip(shown, once) for tag in tags if normalise_term(tag) not in once_keys)
+
+
+def evidenced(paper: Paper, tag: str, threshold: float) -> bool:
+    """The tag has evidence of its own: given, or its vocabulary evidence (Paper.tag_scores)
+    reaches the model's `threshold` (derive_tags). Else it was filled up from a key phrase."""
+    return tag in paper.given_tags or dict(paper.tag_scores).get(tag, 0.0) >= threshold
+
+
+def _weak_capped(tags: list[str], paper: Paper, threshold: float) -> list[str]:
+    """`tags` but those filled up from key phrases once MIN_SHOWN_TAGS tags are ahead of them."""
+    result: list[str] = []
+    for tag in tags:
+        if len(result) < MIN_SHOWN_TAGS or evidenced(paper, tag, threshold):
+            result.append(tag)
     return result
 
 

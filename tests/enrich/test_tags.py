@@ -57,21 +57,8 @@ def test_a_paper_with_enough_tags_keeps_them():
     ],
 )
 def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers, on, kept_where):
-    base = papers_from("We study graph anomaly detection with message passing.")[0]
     kinds = ["title", "given"] + ["mention"] * (on - 2)
-    made = []
-    for i in range(papers):
-        kind = kinds[i] if i < on else None
-        made.append(
-            replace(
-                base,
-                id=f"p{i}",
-                title="Evaluation of Anomaly Detectors" if kind == "title" else f"Paper {i}",
-                tags=("evaluation", "graph learning") if kind else ("graph learning",),
-                given_tags=("evaluation",) if kind == "given" else (),
-            )
-        )
-    result = drop_dominant_tags(made)
+    result = drop_dominant_tags(_collection(papers, kinds, "evaluation", "Evaluation of Anomaly Detectors"))
     has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
     assert has == kept_where
     # A broad one names the field: where it stays (related papers), the page does not show it, unless given.
@@ -81,7 +68,31 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     assert ("evaluation" in grouping_tags(result)[0].tags) is not dominant and "evaluation" in grouping_tags(result)[1].tags
 
 
-def _paper(base, i, tags, keyphrases=(), given=(), hidden=(), once=()):
+def test_a_tag_of_the_field_most_abstracts_name_is_shown_only_where_the_paper_is_about_it():
+    # '3D' is named by 72% of 3DV's abstracts: a '3D vision' page of the papers that say it most
+    # groups nothing a 3DV reader wants. Where the paper is about the field itself it stays.
+    from generator.enrich.tagevidence import tag_model
+
+    central = tag_model().central
+    kinds = ["strong", "title", "given", "weak", "weak"]
+
+    def scores(i: int, kind: str | None) -> tuple[tuple[str, float], ...]:
+        named = i < 40  # two thirds of the abstracts name it, five carry it as a tag
+        score = central + 0.1 if kind == "strong" else central - 0.05
+        return (("3D vision", score),) * named + (("graph learning", 0.9),)
+
+    made = _collection(60, kinds, "3D vision", "3D Vision Without Depth", scores)
+    result = grouping_tags(drop_dominant_tags(made))
+    shown = {kind for kind, paper in zip(kinds, result) if "3D vision" in paper.tags}
+    assert shown == {"strong", "title", "given"}
+    assert derived_terms(result[3])[0] == ("3D vision", "graph learning")  # related papers still find it
+    # Named by fewer than half: a tag like any other.
+    fewer = [replace(paper, tag_scores=paper.tag_scores[-1:]) if i >= 5 else paper for i, paper in enumerate(made)]
+    assert {kind for kind, paper in zip(kinds, grouping_tags(drop_dominant_tags(fewer))) if "3D vision" in paper.tags} == set(kinds)
+
+
+def _paper(base, i, tags, keyphrases=(), given=(), hidden=(), once=(), filled=()):
+    """A paper whose derived tags have strong evidence, but the `filled` ones (filled up from key phrases)."""
     return replace(
         base,
         id=f"p{i}",
@@ -90,6 +101,7 @@ def _paper(base, i, tags, keyphrases=(), given=(), hidden=(), once=()):
         given_tags=tuple(given),
         hidden_terms=tuple(hidden),
         shown_as_phrases=tuple(once),
+        tag_scores=tuple((tag, 0.9) for tag in tags if tag not in filled and tag not in given),
     )
 
 
@@ -125,6 +137,25 @@ def test_a_paper_short_of_tags_joins_the_groups_its_key_phrases_name():
     # 'graph learning methods' overlaps a tag it has; a phrase no paper has as a tag makes no new tag.
     assert result[2].tags == ("graph learning", "message passing")
     assert all(count >= 2 for count in Counter(t for p in result for t in p.tags).values())
+
+
+def test_a_tag_filled_up_from_key_phrases_is_shown_only_while_the_paper_has_fewer_than_two():
+    # Two right tags rather than three with a weak one (issue 33): a tag with no evidence of its
+    # own ('natural image' filled up from the key phrases) stays a key phrase past the second tag.
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["graph learning", "anomaly detection", "natural image"], ["message passing"], filled=["natural image"]),
+        _paper(base, 1, ["graph learning", "natural image"], filled=["natural image"]),
+        _paper(base, 2, ["anomaly detection", "natural image"], filled=["natural image"]),
+        _paper(base, 3, ["graph learning", "anomaly detection", "natural image"], given=["natural image"]),
+    ]
+    result = grouping_tags(papers)
+    assert result[0].tags == ("graph learning", "anomaly detection")
+    assert result[0].keyphrases == ("natural image", "message passing")
+    assert result[1].tags == ("graph learning", "natural image")  # its second tag: shown, and a group
+    assert result[2].tags == ("anomaly detection", "natural image")
+    assert result[3].tags == papers[3].tags  # the authors' keyword
+    assert derived_terms(result[0])[0] == papers[0].tags  # related papers still find it as a tag
 
 
 def test_papers_whose_tags_all_group_are_the_same_objects():
@@ -250,3 +281,23 @@ def test_a_tag_named_only_by_an_acronym_defined_otherwise_is_misread():
     assert misread(("Gaussian processes",), ("Gaussian processes",), mentions(text), find_acronyms(text)) == ()  # given
     named = "We place a Gaussian process (GP) prior on General Purpose (GP) hardware."
     assert misread(("Gaussian processes",), (), mentions(named), find_acronyms(named)) == ()  # named in words too
+
+
+def _collection(count, kinds, tag, title, scores=None):
+    """`count` papers on graph learning; the first ones also carry `tag`, each in its way (kinds):
+    'title' (the title names it), 'given' (an author keyword), or any other (derived)."""
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    made = []
+    for i in range(count):
+        kind = kinds[i] if i < len(kinds) else None
+        made.append(
+            replace(
+                base,
+                id=f"p{i}",
+                title=title if kind == "title" else f"Paper {i}",
+                tags=(tag, "graph learning") if kind else ("graph learning",),
+                given_tags=(tag,) if kind == "given" else (),
+                tag_scores=scores(i, kind) if scores else base.tag_scores,
+            )
+        )
+    return made
