@@ -1,8 +1,9 @@
 """When a vocabulary tag really applies: features of its mentions and a learned model.
 
-A spelling firing is a candidate, not a tag: "video" fires *video understanding* in a
-robot-learning abstract that only learns from video demonstrations, "bias" fires
-*fairness* in one about inductive bias. The model says how likely a candidate is to be
+A spelling firing is a candidate, not a tag: "attention" fires *transformers* in an
+abstract about attention in a CNN, "manipulation" fires *robotic manipulation* in one about
+editing images (spellings that mostly mean another thing are not in the vocabulary at all:
+decision 0019). The model says how likely a candidate is to be
 among the paper's author keywords, from what a reader would look at: which spelling
 fired and how often, where (first sentence, a sentence saying what "we" do), the words
 either side of it (the phrase it sits in; a verb after it: what a sentence reports on), and whether the paper's other candidates
