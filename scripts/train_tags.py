@@ -33,7 +33,7 @@ import math
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -73,6 +73,11 @@ LEARNED_MIN_PAPERS = 3
 LEARNED_MIN_CORPORA = 2
 LEARNED_MIN_WORDS = 2
 LEARNED_MIN_PRECISION = 0.15
+# A key phrase at least this many training abstracts write, and fewer than this share of those
+# papers give as an author keyword, is generic: never a tag of its own ('deep neural network':
+# 93 abstracts, 3 give it). Decision 0020.
+GENERIC_MIN_ABSTRACTS = 10
+GENERIC_MAX_RATE = 0.05
 PHRASES_OUT = DATA / "keyphrase_evidence.yml"
 WORDS_OUT = DATA / "keyword_words.tsv"
 KEYWORD_PHRASES_OUT = DATA / "keyword_phrases.tsv"
@@ -270,12 +275,15 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# shown as a tag only if in kept_named_once (authors give it as a keyword, named once, about as\n"
         "# often as tags of as many words named more often); else a one-word one is hidden, and a longer\n"
         "# one below the central probability that the title does not name is shown as a key phrase\n"
-        "# (enrich/tags.py in_passing, named_once).\n"
+        "# (enrich/tags.py in_passing, named_once). generic_phrases: key phrases at least\n"
+        f"# {GENERIC_MIN_ABSTRACTS} abstracts write and fewer than {GENERIC_MAX_RATE:.0%} of those papers give as an author\n"
+        "# keyword; never a tag of their own (enrich/tags.py grouping_tags).\n"
     )
     body = {
         "threshold": model.threshold,
         "central": model.central,
         "kept_named_once": sorted(model.kept_named_once),
+        "generic_phrases": sorted(model.generic_phrases),
         "bias": model.linear.bias,
         "weights": dict(sorted(model.linear.weights.items())),
     }
@@ -362,12 +370,28 @@ def train(corpora: dict[str, list]) -> Trained:
     learned = learn_vocabulary(corpora)
     tagging.use_learned(learned)
     try:
-        return Trained(learned, fit(extract(corpora)), fit_phrases(corpora))
+        tags = replace(fit(extract(corpora)), generic_phrases=generic_phrases(corpora))
+        return Trained(learned, tags, fit_phrases(corpora))
     finally:
         tagging.use_learned(None)
 
 
 # --- Key phrases ------------------------------------------------------------------------
+
+
+def generic_phrases(corpora: dict[str, list]) -> frozenset[str]:
+    """Candidate phrases (`tagging.candidate_phrases` keys) that at least GENERIC_MIN_ABSTRACTS
+    abstracts write and fewer than GENERIC_MAX_RATE of those papers give as an author keyword
+    (the phrase itself, as `normalise_term` keys it): what authors write, not what they file
+    papers under."""
+    written: Counter[str] = Counter()
+    given: Counter[str] = Counter()
+    for records in corpora.values():
+        for record in records:
+            keys = {key for key, _, _ in candidate_phrases(markup.to_plain(markup.segments(record.abstract)))}
+            written.update(keys)
+            given.update(keys & {normalise_term(k) for k in record.keywords})
+    return frozenset(key for key, n in written.items() if n >= GENERIC_MIN_ABSTRACTS and given[key] / n < GENERIC_MAX_RATE)
 
 
 def _words(text: str) -> list[str]:

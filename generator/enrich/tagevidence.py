@@ -38,12 +38,16 @@ class TagModel:
     """P(the tag is among the author keywords | its mentions); kept at or above `threshold`.
     A tag too common in a collection stays on the papers that score at least `central`. A
     tag named once is shown as a tag only if it is in `kept_named_once`, or is of more words and
-    its evidence reaches `central` or the title names it (enrich.tags.in_passing, named_once)."""
+    its evidence reaches `central` or the title names it (enrich.tags.in_passing, named_once).
+    A key phrase in `generic_phrases` (normalised: 'deep neural network') is one that many
+    abstracts write and almost no author gives as a keyword: it is never a tag of its own
+    (enrich.tags.grouping_tags; decision 0020)."""
 
     linear: Linear = Linear()
     threshold: float = 0.0
     central: float = 1.0
     kept_named_once: frozenset[str] = frozenset()
+    generic_phrases: frozenset[str] = frozenset()
 
 
 _WE = Caseless(re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE))
@@ -120,6 +124,7 @@ def parse(text: str) -> TagModel:
         float(data.get("threshold", 0.0)),
         float(data.get("central", 1.0)),
         frozenset(str(tag) for tag in data.get("kept_named_once") or ()),
+        frozenset(str(phrase) for phrase in data.get("generic_phrases") or ()),
     )
 
 

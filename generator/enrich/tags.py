@@ -207,7 +207,9 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
     - Hidden terms (Paper.hidden_terms: tags named in passing, phrases cut inside a term) are not shown.
     - Tags of more words the abstract names once (Paper.shown_as_phrases) are shown as key phrases.
     - A tag filled up from the key phrases (no evidence of its own: `evidenced`) is shown only
-      while the paper has fewer than MIN_SHOWN_TAGS tags; past that it stays a key phrase.
+      while the paper has fewer than MIN_SHOWN_TAGS tags; past that it stays a key phrase. One
+      that authors almost never give as a keyword (TagModel.generic_phrases: 'deep neural
+      networks', 'natural language') is never shown as a tag, and no paper joins its group.
     - Spellings of one term (singular and plural, hyphens, capitals) become the one most papers use.
     - A derived tag carried by fewer than MIN_TAG_PAPERS papers groups nothing: it becomes one of
       the paper's key phrases (first, as the likeliest; at most `max_keyphrases`). Given keywords
@@ -216,14 +218,15 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
       that are another paper's tag: it joins groups that exist and makes no new lone tag (never
       one its abstract names once). Two right tags rather than three with one wrong.
     Related papers and their reasons are still found by the terms as derived (derived_terms)."""
-    threshold = tag_model().threshold
+    model = tag_model()
+    threshold, generic = model.threshold, model.generic_phrases
     shown = _one_spelling([shown_terms(paper.tags, paper) for paper in papers])
     once = [{normalise_term(tag) for tag in paper.shown_as_phrases} for paper in papers]
     given = [{normalise_term(tag) for tag in paper.given_tags} for paper in papers]
     # Which tags group before the cap, then the cap on what groups, then what still groups.
     counts = _group_counts(shown, once)
     capped = [
-        _weak_capped([t for t in tags if normalise_term(t) in given_keys or counts[t] >= MIN_TAG_PAPERS], paper, threshold)
+        _weak_capped([t for t in tags if normalise_term(t) in given_keys or counts[t] >= MIN_TAG_PAPERS], paper, threshold, generic)
         for paper, tags, given_keys in zip(papers, shown, given)
     ]
     counts = _group_counts(capped, once)
@@ -244,7 +247,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             if len(tags) >= MIN_SHOWN_TAGS:
                 break
             key = normalise_term(phrase)
-            if key in groups and key not in once_keys and not any(key in other or other in key for other in keys):
+            if key in groups and key not in once_keys | generic and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
         for tag in reversed([tag for tag in every if normalise_term(tag) not in keys]):
@@ -279,11 +282,12 @@ def evidenced(paper: Paper, tag: str, threshold: float) -> bool:
     return tag in paper.given_tags or dict(paper.tag_scores).get(tag, 0.0) >= threshold
 
 
-def _weak_capped(tags: list[str], paper: Paper, threshold: float) -> list[str]:
-    """`tags` but those filled up from key phrases once MIN_SHOWN_TAGS tags are ahead of them."""
+def _weak_capped(tags: list[str], paper: Paper, threshold: float, generic: frozenset[str] = frozenset()) -> list[str]:
+    """`tags` but those filled up from key phrases once MIN_SHOWN_TAGS tags are ahead of them,
+    and those filled up from a `generic` phrase (TagModel.generic_phrases) wherever they are."""
     result: list[str] = []
     for tag in tags:
-        if len(result) < MIN_SHOWN_TAGS or evidenced(paper, tag, threshold):
+        if evidenced(paper, tag, threshold) or (len(result) < MIN_SHOWN_TAGS and normalise_term(tag) not in generic):
             result.append(tag)
     return result
 

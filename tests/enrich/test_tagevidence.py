@@ -272,3 +272,21 @@ def test_3d_topics_authors_name_are_tags_of_their_own_not_one_3d_vision():
     )
     assert "point clouds" in point_clouds and "3D vision" not in point_clouds
     assert "gaussian splatting" in splatting
+
+
+def test_a_phrase_many_abstracts_write_and_few_authors_give_is_generic():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_tags
+
+    def record(i, abstract, keywords):
+        return Record(abstract, Origin("c.jsonl", i, i), "C", keywords=tuple(keywords))
+
+    dnn = "We train deep neural networks for {} with sparse rewards."
+    papers = [record(i, dnn.format(topic), [topic]) for i, topic in enumerate(["grasping", "locomotion"] * 10)]
+    # 'sparse reward' is written as often, but two of twenty papers file under it (10%).
+    papers[0] = record(0, dnn.format("grasping"), ["grasping", "sparse rewards"])
+    papers[1] = record(1, dnn.format("locomotion"), ["locomotion", "sparse reward"])
+    generic = train_tags.generic_phrases({"c": papers})
+    assert "deep neural network" in generic and "neural network" in generic
+    assert "sparse reward" not in generic
+    assert "deep neural network" not in train_tags.generic_phrases({"c": papers[: train_tags.GENERIC_MIN_ABSTRACTS - 1]})

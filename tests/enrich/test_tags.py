@@ -8,8 +8,17 @@ from dataclasses import replace
 
 import pytest
 
+from generator.enrich import tagevidence
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, derived_terms, drop_dominant_tags, filled_up, grouping_tags
 from helpers import papers_from
+
+
+@pytest.fixture(autouse=True)
+def no_generic_phrases():
+    """These rules on their own: no key phrase is generic (the shipped list is learned data)."""
+    tagevidence.use(replace(tagevidence.tag_model(), generic_phrases=frozenset()))
+    yield
+    tagevidence.use(None)
 
 
 def test_given_keywords_come_first_then_tags_whose_evidence_reaches_the_threshold():
@@ -156,6 +165,42 @@ def test_a_tag_filled_up_from_key_phrases_is_shown_only_while_the_paper_has_fewe
     assert result[2].tags == ("anomaly detection", "natural image")
     assert result[3].tags == papers[3].tags  # the authors' keyword
     assert derived_terms(result[0])[0] == papers[0].tags  # related papers still find it as a tag
+
+
+@pytest.fixture
+def generic_dnn(no_generic_phrases):
+    """The tag model with 'deep neural network' among its generic phrases (as training finds it)."""
+    tagevidence.use(replace(tagevidence.tag_model(), generic_phrases=frozenset({"deep neural network"})))
+
+
+def _dnn_papers():
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    dnn = "deep neural networks"
+    return [
+        _paper(base, 0, [dnn], ["message passing"], filled=[dnn]),  # its only tag, from its key phrases
+        _paper(base, 1, ["graph learning", dnn], filled=[dnn]),
+        _paper(base, 2, ["graph learning"], [dnn]),  # short of two tags: would join the group
+        _paper(base, 3, ["graph learning", dnn], given=[dnn]),  # the authors' keyword: a group of two
+        _paper(base, 4, ["anomaly detection", dnn], given=[dnn]),
+    ]
+
+
+def test_a_generic_key_phrase_is_never_a_tag_of_its_own_nor_a_group_to_join(generic_dnn):
+    # Many abstracts write 'deep neural networks'; almost no author files a paper under it
+    # (decision 0020). A page rather shows no tag than that one; the phrase stays a key phrase.
+    papers = _dnn_papers()
+    result = grouping_tags(papers)
+    assert result[0].tags == () and "deep neural networks" in result[0].keyphrases
+    assert result[1].tags == ("graph learning",)
+    assert result[2].tags == ("graph learning",)
+    assert result[3].tags == papers[3].tags
+    assert derived_terms(result[0])[0] == papers[0].tags  # related papers still find it
+
+
+def test_a_key_phrase_that_is_not_generic_still_fills_up_and_groups():
+    result = grouping_tags(_dnn_papers())
+    assert result[0].tags == ("deep neural networks",)
+    assert result[2].tags == ("graph learning", "deep neural networks")
 
 
 def test_papers_whose_tags_all_group_are_the_same_objects():
