@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from itertools import compress
@@ -101,6 +101,8 @@ class Vocabulary:
     starts: dict[str, tuple[int, ...]]  # first token of a spelling -> the lengths of its spellings, longest first
     cues: CueIndex  # the areas' cues, by the words that can hold them
     may_start: dict[str, bool]  # a raw token -> can a mention start there: it starts a spelling or is an acronym
+    # (tag, spelling as Mention.spelling) -> the cues one of which the abstract must say (data/spelling_contexts.yml)
+    contexts: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
 
 
 class CueIndex:
@@ -137,6 +139,7 @@ def _data(name: str) -> Any:
 
 LEARNED = "vocabulary_learned.yml"  # tags learned from frequent author keywords (`make train`)
 TOPICS = "vocabulary_topics.yml"  # curated tags beyond machine learning (classic AI), for tagging only
+CONTEXTS = "spelling_contexts.yml"  # spellings that name their tag only with one of their cues
 _learned_override: dict | None = None
 
 
@@ -186,7 +189,21 @@ def vocabulary() -> Vocabulary:
         lengths.setdefault(key[0], set()).add(len(key))
     starts = {token: tuple(sorted(found, reverse=True)) for token, found in lengths.items()}
     may_start = Computed(lambda token: _TOKEN_KEYS[token] in starts or token in exact)
-    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start)
+    contexts = {
+        (str(tag), " ".join(_tokens(str(spelling)))): tuple(f" {' '.join(_tokens(str(cue).replace('-', ' ')))} " for cue in cues)
+        for tag, spellings in (_data(CONTEXTS) or {}).items()
+        for spelling, cues in spellings.items()
+    }
+    return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start, contexts)
+
+
+def in_context(found: list[Mention], tokens: str) -> list[Mention]:
+    """The mentions but those of a spelling that names its tag only in its field's context
+    (Vocabulary.contexts: 'manipulation' for robotic manipulation) where the abstract says
+    none of its cues. `tokens`: the abstract's tokens as spellings are (folded, singular),
+    joined by spaces, with a space either end."""
+    contexts = vocabulary().contexts
+    return [m for m in found if (m.tag, m.spelling) not in contexts or any(cue in tokens for cue in contexts[m.tag, m.spelling])]
 
 
 def _tokens(text: str) -> list[str]:
@@ -264,9 +281,11 @@ def mentions(text: str) -> tuple[Mention, ...]:
     matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
     may_start = vocab.may_start
     found = []
+    every: list[str] = []  # the abstract's tokens, for the spellings that need a context
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(_spaced(sentence))
         tokens = list(map(_TOKEN_KEYS.__getitem__, raw))
+        every += tokens
         n, end = len(tokens), 0
         # Only a token that starts a spelling or is an acronym can start a mention (a fifth of
         # them): the positions are picked in C (what each word can do is kept), the look-ups
@@ -287,6 +306,8 @@ def mentions(text: str) -> tuple[Mention, ...]:
                 tag = exact.get(raw[i])
                 if tag:
                     found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
+    if vocab.contexts and any((m.tag, m.spelling) in vocab.contexts for m in found):
+        found = in_context(found, f" {' '.join(every)} ")
     return _short_forms(found)
 
 

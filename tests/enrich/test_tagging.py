@@ -28,6 +28,30 @@ def test_spellings_of_one_tag_are_found_as_that_tag():
     assert "large language models" in found
 
 
+@pytest.mark.parametrize(
+    ("text", "tag", "found"),
+    [
+        ("Manipulation of elections by a coalition of voters is NP-hard under plurality.", "robotic manipulation", False),
+        ("We learn manipulation skills with a parallel-jaw gripper from few demonstrations.", "robotic manipulation", True),
+        ("Our policy for manipulation of deformable cables ties knots; we show sim-to-real transfer.", "robotic manipulation", True),
+        ("Entity alignment matches the entities of two knowledge graphs; alignment seeds are few.", "alignment", False),
+        ("Alignment of LLMs with human preferences reduces harmful outputs.", "alignment", True),
+    ],
+)
+def test_a_spelling_of_another_field_names_its_tag_only_with_its_context(text, tag, found):
+    # 'manipulation' is also strategic voting, 'alignment' also entity alignment (decision 0021):
+    # alone they name their tag only where the abstract says one of their cues.
+    from generator.enrich.tagging import mentions
+
+    assert (tag in {m.tag for m in mentions(text)}) is found
+
+
+def test_a_spelling_that_needs_a_context_still_counts_inside_a_longer_spelling():
+    from generator.enrich.tagging import mentions
+
+    assert "robotic manipulation" in {m.tag for m in mentions("We study mobile manipulation in homes.")}
+
+
 def test_author_keywords_are_put_in_the_vocabulary_s_terms():
 
     assert normalise_keyword("Large Language Models (LLM)") == "large language models"
