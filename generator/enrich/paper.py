@@ -128,19 +128,18 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
         for text, paper_tags, record, mentioned in zip(texts, tags, records, found)
     ]
     phrases = [candidate_phrases(text) for text in texts]
-    # What the page will not show: tags named in passing or only by an acronym the abstract
-    # defines otherwise, phrases that stop inside a term.
+    # What the page will not show: tags named only by an acronym the abstract defines otherwise,
+    # phrases that stop inside a term. Tags named once are shown as key phrases (as_phrases).
     given = [tuple(normalise_keyword(k) for k in record.keywords) for record in records]
     hidden = [
         (
-            *in_passing(paper_tags, given_tags, mentioned),
             *misread(paper_tags, given_tags, mentioned, defined),
             *sorted(cut_phrases(candidates, mentioned)),
         )
         for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)
     ]
     as_phrases = [
-        named_once(paper_tags, given_tags, mentioned, score, title)
+        (*in_passing(paper_tags, given_tags, mentioned), *named_once(paper_tags, given_tags, mentioned, score, title))
         for paper_tags, given_tags, mentioned, score, (_, title) in zip(tags, given, found, scores, named)
     ]
     derived = zip(ids, records, parts, texts, acronyms, named, tags, given, scores, summaries, areas, phrases, hidden, as_phrases)

@@ -2,8 +2,8 @@
 
 1. Per paper (enrich): given keywords first, then the vocabulary tags whose learned evidence
    (generator.enrich.tagevidence) reaches the model's threshold (`derive_tags`). One-word tags
-   the abstract names once are marked hidden (`in_passing`); longer ones named once with weak
-   evidence and not named by the title are marked to be shown as key phrases (`named_once`).
+   the abstract names once (`in_passing`) and longer ones named once with weak evidence and not
+   named by the title (`named_once`) are marked to be shown as key phrases, not tags.
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
    the papers about it, and a broad one is hidden there too; a tag most abstracts name (the
    collection's field) is hidden where the paper is not about it (`drop_dominant_tags`).
@@ -11,13 +11,13 @@
    is filled up from its key phrases (`filled_up`), for finding related papers.
 4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
    tag filled up from key phrases shows only while the paper has fewer than MIN_SHOWN_TAGS; a
-   tag of more words named once with weak evidence (step 1) and a derived tag that no other
-   paper carries group nothing and become key phrases; a paper left short of MIN_SHOWN_TAGS
+   tag named once (step 1) and a derived tag that no other paper carries group nothing and
+   become key phrases; a paper left short of MIN_SHOWN_TAGS
    joins the groups its key phrases name. Related papers are found by the terms as derived
    before this step (`derived_terms`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
-are decisions 0006, 0014, 0017 and 0018.
+are decisions 0006, 0014 and 0017-0022.
 """
 
 from __future__ import annotations
@@ -60,9 +60,9 @@ def one_word(tag: str) -> bool:
 def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> tuple[str, ...]:
     """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
     once, by any of their spellings: named in passing, not what the paper is about; the page
-    does not show them. Kept are the few that authors give as a keyword, named once, as often as
-    broad tags named more often (`TagModel.kept_named_once`, learned: 'RLHF'). Issue 33;
-    decision 0014."""
+    shows them as its last key phrases, not as tags (decisions 0014, 0022). Kept as tags are the
+    few that authors give as a keyword, named once, as often as broad tags named more often
+    (`TagModel.kept_named_once`, learned: 'RLHF'). Issue 33."""
     return tuple(tag for tag in _named_once(tags, given_tags, found) if one_word(tag))
 
 
@@ -204,8 +204,11 @@ MIN_SHOWN_TAGS = 2
 
 def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6) -> list[Paper]:
     """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
-    - Hidden terms (Paper.hidden_terms: tags named in passing, phrases cut inside a term) are not shown.
-    - Tags of more words the abstract names once (Paper.shown_as_phrases) are shown as key phrases.
+    - Hidden terms (Paper.hidden_terms: phrases cut inside a term, the field's tag) are not shown.
+    - Tags the abstract names once (Paper.shown_as_phrases) are shown as key phrases and take no
+      tag's place: those of more words first, one-word ones ('evaluation') after the paper's
+      `max_keyphrases` key phrases (they are in the abstract; authors give them as keywords
+      about as often as the key phrases shown; decision 0022).
     - A tag filled up from the key phrases (no evidence of its own: `evidenced`) is shown only
       while the paper has fewer than MIN_SHOWN_TAGS tags; past that it stays a key phrase. One
       that authors almost never give as a keyword (TagModel.generic_phrases: 'deep neural
@@ -226,18 +229,14 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
     # Which tags group before the cap, then the cap on what groups, then what still groups.
     counts = _group_counts(shown, once)
     capped = [
-        _weak_capped([t for t in tags if normalise_term(t) in given_keys or counts[t] >= MIN_TAG_PAPERS], paper, threshold, generic)
-        for paper, tags, given_keys in zip(papers, shown, given)
+        _weak_capped([t for t in tags if _grouping(t, given_keys, once_keys, counts)], paper, threshold, generic)
+        for paper, tags, given_keys, once_keys in zip(papers, shown, given, once)
     ]
     counts = _group_counts(capped, once)
     groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
     result = []
     for paper, every, kept_tags, once_keys, given_keys in zip(papers, shown, capped, once, given):
-        tags = [
-            tag
-            for tag in kept_tags
-            if normalise_term(tag) in given_keys or (counts[tag] >= MIN_TAG_PAPERS and normalise_term(tag) not in once_keys)
-        ]
+        tags = [tag for tag in kept_tags if _grouping(tag, given_keys, once_keys, counts)]
         phrases = shown_terms(paper.keyphrases, paper)
         if tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_SHOWN_TAGS:
             result.append(paper)
@@ -250,16 +249,29 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             if key in groups and key not in once_keys | generic and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
-        for tag in reversed([tag for tag in every if normalise_term(tag) not in keys]):
+        passing = [tag for tag in every if one_word(tag) and tag in paper.shown_as_phrases]
+        for tag in reversed([tag for tag in every if normalise_term(tag) not in keys and tag not in passing]):
             key = normalise_term(tag)
             if not any(key == normalise_term(p) for p in phrases):
                 phrases.insert(0, tag)
-        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases[:max_keyphrases]), "before_grouping": derived_terms(paper)}
+        phrases = phrases[:max_keyphrases]
+        for tag in passing:
+            if not any(normalise_term(tag) == normalise_term(p) for p in phrases):
+                phrases.append(tag)
+        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases), "before_grouping": derived_terms(paper)}
         if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
             result.append(paper)
             continue
         result.append(made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
     return result
+
+
+def _grouping(tag: str, given_keys: set[str], once_keys: set[str], counts: Counter[str]) -> bool:
+    """The paper shows `tag` as a tag: its authors give it, or it groups papers and this page
+    does not show it as a key phrase (named once). A tag shown as a key phrase takes no tag's
+    place (`_weak_capped` counts only tags that are shown)."""
+    key = normalise_term(tag)
+    return key in given_keys or (counts[tag] >= MIN_TAG_PAPERS and key not in once_keys)
 
 
 def _one_spelling(shown: list[list[str]]) -> list[list[str]]:

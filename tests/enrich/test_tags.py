@@ -203,6 +203,34 @@ def test_a_key_phrase_that_is_not_generic_still_fills_up_and_groups():
     assert result[2].tags == ("graph learning", "deep neural networks")
 
 
+def test_a_one_word_tag_named_in_passing_is_the_last_key_phrase_not_a_tag():
+    # 'sampling' named once (in_passing): not a tag, but it is in the abstract; shown after the
+    # paper's six key phrases, none of which it pushes out (decision 0022).
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    six = ["message passing", "graph anomaly", "node outliers", "subgraph scores", "edge noise", "benchmark graphs"]
+    papers = [
+        _paper(base, 0, ["graph learning", "anomaly detection", "sampling"], six, once=["sampling"]),
+        _paper(base, 1, ["graph learning", "anomaly detection", "sampling"]),
+        _paper(base, 2, ["graph learning", "sampling"]),
+    ]
+    result = grouping_tags(papers, max_keyphrases=6)
+    assert result[0].tags == ("graph learning", "anomaly detection")
+    assert result[0].keyphrases == (*six, "sampling")
+    assert result[1].tags == papers[1].tags
+
+
+def test_a_tag_shown_as_a_key_phrase_takes_no_tag_s_place():
+    # 'sampling' groups papers elsewhere but is named once here: the filled-up second tag shows.
+    base = papers_from("We study graph anomaly detection with message passing.")[0]
+    papers = [
+        _paper(base, 0, ["sampling", "graph learning", "natural image"], once=["sampling"], filled=["natural image"]),
+        _paper(base, 1, ["sampling", "graph learning"]),
+        _paper(base, 2, ["graph learning", "natural image"], filled=["natural image"]),
+        _paper(base, 3, ["sampling", "anomaly detection"]),
+    ]
+    assert grouping_tags(papers)[0].tags == ("graph learning", "natural image")
+
+
 def test_papers_whose_tags_all_group_are_the_same_objects():
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [_paper(base, i, ["a", "b", "c"]) for i in range(3)]
@@ -210,7 +238,8 @@ def test_papers_whose_tags_all_group_are_the_same_objects():
 
 
 def test_hidden_terms_are_neither_tags_nor_key_phrases_on_the_page():
-    # A one-word tag named in passing, a phrase cut inside a term (enrich fills Paper.hidden_terms).
+    # A phrase cut inside a term, a tag the abstract names only by an acronym defined otherwise
+    # (enrich fills Paper.hidden_terms).
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [
         _paper(
