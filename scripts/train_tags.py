@@ -74,8 +74,8 @@ LEARNED_MIN_CORPORA = 2
 LEARNED_MIN_WORDS = 2
 LEARNED_MIN_PRECISION = 0.15
 # A key phrase at least this many training abstracts write, and fewer than this share of those
-# papers give as an author keyword, is generic: never a tag of its own ('deep neural network':
-# 93 abstracts, 3 give it). Decision 0020.
+# papers give as an author keyword, is generic: never a tag of its own ('deep neural network';
+# decision 0020).
 GENERIC_MIN_ABSTRACTS = 10
 GENERIC_MAX_RATE = 0.05
 PHRASES_OUT = DATA / "keyphrase_evidence.yml"
@@ -273,8 +273,8 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# rank=, log_candidates, modifier, subject. A derived tag needs probability >= threshold; a tag too common\n"
         "# in a collection stays where its probability is >= central. A tag the abstract names once is\n"
         "# shown as a tag only if in kept_named_once (authors give it as a keyword, named once, about as\n"
-        "# often as tags of as many words named more often); else a one-word one is hidden, and a longer\n"
-        "# one below the central probability that the title does not name is shown as a key phrase\n"
+        "# often as tags of as many words named more often); else a one-word one, and a longer one\n"
+        "# below the central probability that the title does not name, is shown as a key phrase\n"
         "# (enrich/tags.py in_passing, named_once). generic_phrases: key phrases at least\n"
         f"# {GENERIC_MIN_ABSTRACTS} abstracts write and fewer than {GENERIC_MAX_RATE:.0%} of those papers give as an author\n"
         "# keyword; never a tag of their own (enrich/tags.py grouping_tags).\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from itertools import compress
@@ -102,7 +102,7 @@ class Vocabulary:
     cues: CueIndex  # the areas' cues, by the words that can hold them
     may_start: dict[str, bool]  # a raw token -> can a mention start there: it starts a spelling or is an acronym
     # (tag, spelling as Mention.spelling) -> the cues one of which the abstract must say (data/spelling_contexts.yml)
-    contexts: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    contexts: dict[tuple[str, str], tuple[str, ...]]
 
 
 class CueIndex:
@@ -197,12 +197,14 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start, contexts)
 
 
-def in_context(found: list[Mention], tokens: str) -> list[Mention]:
+def in_context(found: list[Mention], text: str) -> list[Mention]:
     """The mentions but those of a spelling that names its tag only in its field's context
-    (Vocabulary.contexts: 'manipulation' for robotic manipulation) where the abstract says
-    none of its cues. `tokens`: the abstract's tokens as spellings are (folded, singular),
-    joined by spaces, with a space either end."""
+    (Vocabulary.contexts: 'manipulation' for robotic manipulation) where the abstract `text`
+    says none of its cues. Tokenised here, for the few abstracts that have such a mention."""
     contexts = vocabulary().contexts
+    if not any((m.tag, m.spelling) in contexts for m in found):
+        return found
+    tokens = f" {' '.join(_TOKEN_KEYS[raw] for raw in _RAW_TOKEN.findall(_spaced(text)))} "
     return [m for m in found if (m.tag, m.spelling) not in contexts or any(cue in tokens for cue in contexts[m.tag, m.spelling])]
 
 
@@ -281,11 +283,9 @@ def mentions(text: str) -> tuple[Mention, ...]:
     matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
     may_start = vocab.may_start
     found = []
-    every: list[str] = []  # the abstract's tokens, for the spellings that need a context
     for index, sentence in enumerate(sentences(text)):
         raw = _RAW_TOKEN.findall(_spaced(sentence))
         tokens = list(map(_TOKEN_KEYS.__getitem__, raw))
-        every += tokens
         n, end = len(tokens), 0
         # Only a token that starts a spelling or is an acronym can start a mention (a fifth of
         # them): the positions are picked in C (what each word can do is kept), the look-ups
@@ -306,9 +306,7 @@ def mentions(text: str) -> tuple[Mention, ...]:
                 tag = exact.get(raw[i])
                 if tag:
                     found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
-    if vocab.contexts and any((m.tag, m.spelling) in vocab.contexts for m in found):
-        found = in_context(found, f" {' '.join(every)} ")
-    return _short_forms(found)
+    return _short_forms(in_context(found, text))
 
 
 def defined_otherwise(found: tuple[Mention, ...], acronyms: Sequence[tuple[str, str]]) -> tuple[Mention, ...]:

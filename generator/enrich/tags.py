@@ -12,9 +12,8 @@
 4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
    tag filled up from key phrases shows only while the paper has fewer than MIN_SHOWN_TAGS; a
    tag named once (step 1) and a derived tag that no other paper carries group nothing and
-   become key phrases; a paper left short of MIN_SHOWN_TAGS
-   joins the groups its key phrases name. Related papers are found by the terms as derived
-   before this step (`derived_terms`).
+   become key phrases; a paper left short of MIN_SHOWN_TAGS joins the groups its key phrases
+   name. Related papers are found by the terms as derived before this step (`derived_terms`).
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
 are decisions 0006, 0014 and 0017-0022.
@@ -249,15 +248,13 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             if key in groups and key not in once_keys | generic and not any(key in other or other in key for other in keys):
                 tags.append(groups[key])
                 keys.add(key)
-        passing = [tag for tag in every if one_word(tag) and tag in paper.shown_as_phrases]
+        # One-word tags named once (in_passing) go after the key phrases; the rest before them.
+        passing = [tag for tag in every if one_word(tag) and normalise_term(tag) in once_keys]
         for tag in reversed([tag for tag in every if normalise_term(tag) not in keys and tag not in passing]):
-            key = normalise_term(tag)
-            if not any(key == normalise_term(p) for p in phrases):
+            if not _among(tag, phrases):
                 phrases.insert(0, tag)
         phrases = phrases[:max_keyphrases]
-        for tag in passing:
-            if not any(normalise_term(tag) == normalise_term(p) for p in phrases):
-                phrases.append(tag)
+        phrases += [tag for tag in passing if not _among(tag, phrases)]
         changes = {"tags": tuple(tags), "keyphrases": tuple(phrases), "before_grouping": derived_terms(paper)}
         if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
             result.append(paper)
@@ -272,6 +269,12 @@ def _grouping(tag: str, given_keys: set[str], once_keys: set[str], counts: Count
     place (`_weak_capped` counts only tags that are shown)."""
     key = normalise_term(tag)
     return key in given_keys or (counts[tag] >= MIN_TAG_PAPERS and key not in once_keys)
+
+
+def _among(term: str, phrases: list[str]) -> bool:
+    """`term` is one of `phrases`, in any spelling (normalise_term)."""
+    key = normalise_term(term)
+    return any(key == normalise_term(phrase) for phrase in phrases)
 
 
 def _one_spelling(shown: list[list[str]]) -> list[list[str]]:
