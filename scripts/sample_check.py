@@ -32,7 +32,8 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
     """The `count` papers random.Random(seed) draws from corpus `name`, derived with titles and
     keywords hidden and tag models fitted without the corpus's venue (related papers by meaning,
     with `related_by`, mixed as fitted without it: generator/data/related.yml's without_venue):
-    per paper its record number, real title, author keywords, abstract, tags, key phrases, and
+    per paper its record number, real title, author keywords, abstract, tags, key phrases, the
+    evidence of its vocabulary tags (Paper.tag_scores), and
     each related paper's record number, real title, abstract and reasons."""
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
@@ -64,6 +65,7 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
                 "abstract": paper.text,
                 "tags": list(paper.tags),
                 "keyphrases": list(paper.keyphrases),
+                "tag_scores": dict(paper.tag_scores),
                 "related": related,
             }
         )
