@@ -36,6 +36,8 @@ def test_spellings_of_one_tag_are_found_as_that_tag():
         ("Our policy for manipulation of deformable cables ties knots; we show sim-to-real transfer.", "robotic manipulation", True),
         ("Entity alignment matches the entities of two knowledge graphs; alignment seeds are few.", "alignment", False),
         ("Alignment of LLMs with human preferences reduces harmful outputs.", "alignment", True),
+        ("Public security needs pedestrian detection at night; we release a benchmark.", "AI security", False),
+        ("Backdoor poisoning threatens the security of deployed neural networks.", "AI security", True),
     ],
 )
 def test_a_spelling_of_another_field_names_its_tag_only_with_its_context(text, tag, found):
@@ -50,6 +52,24 @@ def test_a_spelling_that_needs_a_context_still_counts_inside_a_longer_spelling()
     from generator.enrich.tagging import mentions
 
     assert "robotic manipulation" in {m.tag for m in mentions("We study mobile manipulation in homes.")}
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "not_tag"),
+    [
+        ("We study Bayesian persuasion: a sender commits to a signaling scheme.", "game theory", "Bayesian methods"),
+        ("Stackelberg security games allocate patrols; the attacker best-responds.", "game theory", "AI security"),
+        ("We learn the structure of a Bayesian network under sparsity constraints.", "probabilistic graphical models", "Bayesian methods"),
+        ("Factor graph optimization estimates robot poses from odometry.", "probabilistic graphical models", "graph learning"),
+    ],
+)
+def test_a_term_of_another_field_is_not_read_as_the_ml_word_inside_it(text, tag, not_tag):
+    # The longer term wins (decision 0023): 'Bayesian persuasion' is game theory, not Bayesian
+    # inference; a security game is no attack on a model; a factor graph is no graph learning.
+    from generator.enrich.tagging import mentions
+
+    found = {m.tag for m in mentions(text)}
+    assert tag in found and not_tag not in found
 
 
 def test_author_keywords_are_put_in_the_vocabulary_s_terms():
