@@ -61,11 +61,15 @@ def test_a_spelling_that_needs_a_context_still_counts_inside_a_longer_spelling()
         ("Stackelberg security games allocate patrols; the attacker best-responds.", "game theory", "AI security"),
         ("We learn the structure of a Bayesian network under sparsity constraints.", "probabilistic graphical models", "Bayesian methods"),
         ("Factor graph optimization estimates robot poses from odometry.", "probabilistic graphical models", "graph learning"),
+        ("Learned image compression trades rate against distortion.", "data compression", "model compression"),
+        ("Sparse coding represents each signal by a few atoms.", "sparse coding", "code generation"),
+        ("ICD coding assigns diagnosis codes to clinical notes.", "healthcare", "code generation"),
     ],
 )
 def test_a_term_of_another_field_is_not_read_as_the_ml_word_inside_it(text, tag, not_tag):
     # The longer term wins (decision 0023): 'Bayesian persuasion' is game theory, not Bayesian
-    # inference; a security game is no attack on a model; a factor graph is no graph learning.
+    # inference; a security game is no attack on a model; a factor graph is no graph learning;
+    # compressing images is not compressing models, nor is sparse or ICD coding writing code (0025).
     from generator.enrich.tagging import mentions
 
     found = {m.tag for m in mentions(text)}
