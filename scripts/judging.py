@@ -4,6 +4,7 @@
     python scripts/judging.py items before.json after.json --out round1 [--known verdicts.tsv]
     python scripts/judging.py count verdicts.tsv before.json after.json
     python scripts/judging.py ceiling before.json --out ceiling     # then: found ceiling.tsv before.json after.json
+    python scripts/judging.py frontier now.json --judge 'verdicts-*-judgeA.tsv' --judge 'verdicts-*-judgeB.tsv' [--target 0.10]
 
 The rubric and the whole protocol are in docs/dev/judging.md. In short:
 
@@ -24,12 +25,17 @@ The rubric and the whole protocol are in docs/dev/judging.md. In short:
               judge to name every right link there is (one line per paper, `key<TAB>n n? ...`)
     found     reads those lines: the most right links lists of the captures' length could
               show, and how many of the named right links each capture's lists hold
+    frontier  reads two or more judges' verdicts on the captures' tags: how often the judges
+              agree, and what hiding the least evidenced tags would buy: the share judged wrong
+              among the tags kept, and the right tags lost, down to `--target` (decision 0026)
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
+import math
 import random
 import re
 import subprocess
@@ -295,6 +301,92 @@ def found(ceiling_path: Path, captures: tuple[Path, ...]) -> None:
             f"({best_any} counting the unsure); they hold {sure_found} of {total_sure} sure and "
             f"{unsure_found} of {total_unsure} unsure right links"
         )
+
+
+def agreement(judges: list[dict[str, str]]) -> tuple[int, float, float]:
+    """Items every judge gave a verdict, the share on which all agree, and (two judges) Cohen's
+    kappa: agreement beyond what their rates of 'wrong' give by chance."""
+    shared = set.intersection(*(set(j) for j in judges))
+    if not shared:
+        return 0, 0.0, 0.0
+    agreed = sum(len({j[i] for j in judges}) == 1 for i in shared) / len(shared)
+    if len(judges) != 2:
+        return len(shared), agreed, float("nan")
+    rates = [sum(j[i] == "wrong" for i in shared) / len(shared) for j in judges]
+    chance = rates[0] * rates[1] + (1 - rates[0]) * (1 - rates[1])
+    return len(shared), agreed, (agreed - chance) / (1 - chance) if chance < 1 else 1.0
+
+
+def evidence_rank(paper: dict, tag: str) -> tuple[int, int, float]:
+    """How sure the version is of a tag, smallest first to hide: named by its name or a spelling
+    of two words or more (2), only by one-word aliases (1), not a vocabulary tag (0); then how
+    often named (up to 3); then the evidence probability (decision 0023's table)."""
+    from generator.enrich.tagging import mentions
+
+    own = [m for m in mentions(paper["abstract"]) if m.tag == tag]
+    alias_only = bool(own) and all(" " not in m.spelling.strip() and m.spelling.casefold() != tag.casefold() for m in own)
+    tier = 0 if not own else 1 if alias_only else 2
+    return tier, min(len(own), 3), paper.get("tag_scores", {}).get(tag, 0.0)
+
+
+def exceeding(n: int, rate: float, target: float) -> float:
+    """The chance that a venue of `n` judged tags, each wrong with probability `rate`, shows more
+    than `target` of them wrong: how often a sample that small fails a target it meets."""
+    allowed = math.floor(target * n + 1e-9)
+    return 1.0 - sum(math.comb(n, k) * rate**k * (1 - rate) ** (n - k) for k in range(allowed + 1))
+
+
+@main.command()
+@click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.option("--judge", "judge_globs", multiple=True, required=True, help="One judge's verdict files (a glob, quoted); once per judge.")
+@click.option("--target", default=0.10, show_default=True, type=click.FloatRange(0, 1), help="The share of tags judged wrong to reach.")
+def frontier(captures: tuple[Path, ...], judge_globs: tuple[str, ...], target: float) -> None:
+    """Judges' agreement, and the right tags a version must hide for its tags to reach `target`."""
+    judges = []
+    for pattern in judge_globs:
+        paths = sorted(map(Path, glob.glob(pattern)))
+        if not paths:
+            raise click.ClickException(f"no verdict file matches {pattern}")
+        judges.append({i: v for path in paths for i, v in read_verdicts(path).items()})
+    shared, agreed, kappa = agreement(judges)
+    click.echo(f"judges agree on {agreed:.1%} of the {shared} tags and links all of them judged (Cohen's kappa {kappa:.2f})")
+    judged: list[tuple[tuple, float, str]] = []
+    per_corpus: dict[str, list[float]] = defaultdict(list)
+    for path in captures:
+        for paper in json.loads(path.read_text(encoding="utf-8"))["papers"]:
+            for tag in paper["tags"]:
+                said = [j[i] for j in judges if (i := item_id(paper_key(paper), "tag", tag)) in j]
+                if said:
+                    wrong = sum(v == "wrong" for v in said) / len(said)
+                    judged.append((evidence_rank(paper, tag), wrong, paper["corpus"]))
+                    per_corpus[paper["corpus"]].append(wrong)
+    if not judged:
+        raise click.ClickException("no tag of the captures has a verdict")
+    total, wrong_total = len(judged), sum(w for _, w, _ in judged)
+    click.echo(f"{total} judged tags, {wrong_total:g} wrong (mean of the judges): {wrong_total / total:.1%}\n")
+    click.echo("| tags kept | judged wrong among them | right tags hidden | wrong tags hidden |\n|---|---|---|---|")
+    ranked = sorted(judged, key=lambda row: row[0], reverse=True)
+    reached = None
+    shown = {round(total * tenths / 10) for tenths in range(10, 4, -1)}
+    for kept in range(total, 0, -1):
+        wrong_kept = sum(w for _, w, _ in ranked[:kept])
+        hidden_wrong = wrong_total - wrong_kept
+        hidden_right = (total - kept) - hidden_wrong
+        if kept in shown:
+            click.echo(f"| {kept} ({kept / total:.0%}) | {wrong_kept / kept:.1%} | {hidden_right:g} | {hidden_wrong:g} |")
+        if reached is None and wrong_kept / kept <= target:
+            reached = (kept, hidden_right, hidden_wrong)
+    if reached:
+        kept, hidden_right, hidden_wrong = reached
+        click.echo(
+            f"\nat most {target:.0%} judged wrong: keep the {kept} best evidenced tags ({kept / total:.0%}), hiding {hidden_right:g} right and {hidden_wrong:g} wrong"
+        )
+    click.echo(
+        f"\n| corpus | judged | wrong | chance to fail {target:.0%} at a true rate of {target:.0%} / {target / 2:.0%} |\n|---|---|---|---|"
+    )
+    for corpus, verdicts in sorted(per_corpus.items()):
+        n = len(verdicts)
+        click.echo(f"| {corpus} | {n} | {sum(verdicts):g} | {exceeding(n, target, target):.0%} / {exceeding(n, target / 2, target):.0%} |")
 
 
 if __name__ == "__main__":

@@ -116,3 +116,34 @@ def test_the_ceiling_brief_lists_the_whole_venue_and_found_counts_right_links(tm
         lines[1]
         == "after: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 1 of 1 unsure right links"
     )
+
+
+def test_frontier_hides_the_least_evidenced_tags_first_and_reports_judges_agreement(tmp_path):
+    data = capture("now", ["evaluation", "imitation learning", "benchmark suite"], [7])
+    paper = data["papers"][0]
+    paper["abstract"] = "We study imitation learning for grasping. Our imitation learning policy grasps unseen objects."
+    paper["tag_scores"] = {"imitation learning": 0.8}
+    now = write(tmp_path / "now.json", data)
+    ids = {tag: judging.item_id("corl2022#4", "tag", tag) for tag in paper["tags"]}
+    link = judging.item_id("corl2022#4", "link", "7")
+    (tmp_path / "a.tsv").write_text(f"{ids['evaluation']} wrong\n{ids['imitation learning']} ok\n{ids['benchmark suite']} ok\n{link} ok\n")
+    (tmp_path / "b.tsv").write_text(
+        f"{ids['evaluation']} wrong\n{ids['imitation learning']} ok\n{ids['benchmark suite']} ok\n{link} wrong\n"
+    )
+    runner = CliRunner()
+    result = runner.invoke(
+        judging.main, ["frontier", now, "--judge", str(tmp_path / "a.tsv"), "--judge", str(tmp_path / "b.tsv"), "--target", "0.2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "judges agree on 75.0% of the 4 tags and links" in result.output
+    assert "3 judged tags, 1 wrong (mean of the judges): 33.3%" in result.output
+    # The tag the abstract names twice is the best evidenced; the two it does not name go first.
+    assert "keep the 1 best evidenced tags (33%), hiding 1 right and 1 wrong" in result.output
+    assert "| corl2022 | 3 | 1 |" in result.output
+    missing = runner.invoke(judging.main, ["frontier", now, "--judge", str(tmp_path / "none-*.tsv")])
+    assert missing.exit_code != 0 and "no verdict file matches" in missing.output
+
+
+def test_a_small_sample_fails_a_target_it_meets_often():
+    assert round(judging.exceeding(20, 0.10, 0.10), 3) == 0.323  # more than 2 of 20 wrong
+    assert judging.exceeding(20, 0.0, 0.10) == 0.0
