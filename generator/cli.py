@@ -48,8 +48,9 @@ def _related_by_option(function):
         default="auto",
         show_default=True,
         type=click.Choice(RELATED_BY),
-        help="Related papers by words (lexical), by words and meaning (semantic: needs `abstracts-site model install`), "
-        "or by meaning when the model is installed (auto).",
+        help="Related papers by words and meaning: from the sentence model where `abstracts-site model install` "
+        "installed it, else from the built-in table (auto); from the table (table); from the model, an error "
+        "without it (semantic); or by words only (lexical).",
     )(function)
 
 
@@ -215,7 +216,8 @@ def serve_command(config_file: Path, dev_addr: str | None) -> None:
 
 @main.group("model")
 def model_group() -> None:
-    """The sentence model that finds related papers by meaning (all-MiniLM-L6-v2, Apache-2.0)."""
+    """The sentence model all-MiniLM-L6-v2 (Apache-2.0): related papers by its meaning vectors
+    instead of the built-in table learned from it (a slower first build, a little closer links)."""
 
 
 @model_group.command("install")
@@ -238,19 +240,26 @@ def model_install_command(force: bool) -> None:
         model = install(say=click.echo)
     except Unavailable as why:
         raise Failure(str(why)) from None
-    click.echo(f"{model.name} installed in {model.folder}: related papers are now found by meaning too (related_by: auto)")
+    click.echo(f"{model.name} installed in {model.folder}: related papers are now found by its meaning vectors (related_by: auto)")
 
 
 @model_group.command("status")
 def model_status_command() -> None:
-    """Say whether the model is installed and where."""
+    """Say whether the model is installed and where, and which meaning source builds use."""
     from generator.language.meaning.model import Unavailable, find
+    from generator.language.meaning.table import find_table
     from generator.runtime.meanings import store_path
 
     try:
         model = find()
     except Unavailable as why:
         click.echo(f"not installed: {why}")
+        try:
+            table = find_table()
+        except Unavailable as no_table:
+            click.echo(f"related papers are found by words only: {no_table}")
+        else:
+            click.echo(f"related papers are found by meaning from the built-in table ({table.identity})")
         return
     click.echo(f"{model.name} installed in {model.folder} ({model.identity}); vectors kept in {store_path()}")
 

@@ -23,7 +23,7 @@ from generator.runtime.session import Session
 from generator.sources.readers import input_files, records_as_read, shown_path
 
 if TYPE_CHECKING:
-    from generator.language.meaning.model import Model
+    from generator.language.meaning.source import Source
     from generator.render.site import Files
 
 T = TypeVar("T")
@@ -55,12 +55,13 @@ class Settings:
     progress: bool = False
     source_root: Path | None = None  # input paths are shown relative to this folder
     site_url: str | None = None  # makes feed links absolute
-    # How related papers are found: "lexical" (words), "semantic" (words and a sentence model's
-    # vectors; an error without the model) or "auto" (semantic when the model is installed).
+    # How related papers are found: by words and meaning ("auto": the sentence model where it is
+    # installed, else the built-in table; "table"; "semantic": the model, an error without it)
+    # or by words only ("lexical"). See meaning_source.
     related_by: str = "auto"
 
 
-RELATED_BY = ("auto", "lexical", "semantic")
+RELATED_BY = ("auto", "lexical", "table", "semantic")
 
 
 @dataclass
@@ -169,47 +170,55 @@ def _timestamp(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def meaning_model(settings: Settings, report: Report, session: Session | None = None) -> Model | None:
-    """The sentence model related papers use, or None (words only). "auto" without the model
-    says once how to install it; "semantic" without it is an error."""
-    from generator.language.meaning.model import HOW_TO_INSTALL, Unavailable, find
+def meaning_source(settings: Settings, report: Report, session: Session | None = None) -> Source | None:
+    """What related papers take meaning vectors from, or None (words only): "auto" the sentence
+    model where it is installed, else the built-in table, and words only (said once) when neither
+    can run; "table" the table; "semantic" the model, an error without it (decision 0027)."""
+    from generator.language.meaning.model import Unavailable, find
+    from generator.language.meaning.source import best_source
+    from generator.language.meaning.table import find_table
 
     if settings.related_by not in RELATED_BY:
         raise InputError("related_by", f"{settings.related_by!r} is not one of {', '.join(RELATED_BY)}")
     if settings.related_by == "lexical":
         return None
     try:
-        return find()
+        return {"auto": best_source, "table": find_table, "semantic": find}[settings.related_by]()
     except Unavailable as why:
-        if settings.related_by == "semantic":
-            raise InputError("related_by: semantic", str(why)) from None
+        if settings.related_by != "auto":
+            raise InputError(f"related_by: {settings.related_by}", str(why)) from None
         said = session.said if session is not None else set()
         if "semantic" not in said:
-            report.notes.append(f"related papers are found by words only; for related papers by meaning: {HOW_TO_INSTALL}")
+            report.notes.append(f"related papers are found by words only: {why}")
             said.add("semantic")
         return None
 
 
-def paper_meanings(papers: Sequence[Paper], model: Model, report: Report, memory: dict | None = None, progress: bool = False) -> Any:
-    """Each paper's meaning vector by `model`: from `memory` (a server's last run), the user's
-    vector cache, or embedded now (the model is loaded only when some abstract is new). An
-    unusable cache is a warning in `report`; a long embedding, a note."""
-    from generator.language.meaning.encoder import encoder
+def paper_meanings(papers: Sequence[Paper], source: Source, report: Report, memory: dict | None = None, progress: bool = False) -> Any:
+    """Each paper's meaning vector by `source`: from `memory` (a server's last run), the user's
+    vector cache (the sentence model's vectors), or embedded now (the model is loaded only when
+    some abstract is new). An unusable cache is a warning in `report`; what was embedded and how
+    long it took, a note (a line in the build's log)."""
+    from generator.language.meaning.source import embedder, worth_storing
     from generator.link.corpus import meaning_text
     from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
 
-    store = VectorStore(store_path(), model)
+    store = VectorStore(store_path(), source) if worth_storing(source) else None
     texts = [meaning_text(p) for p in papers]
     show = progress and len(texts) >= PROGRESS_THRESHOLD
+    began = time.perf_counter()
 
     def embed(missing: list[str]) -> Any:
-        return encoder(model).embed(missing, progress=show)
+        return embedder(source)(missing, show)
 
-    vectors, embedded = meaning_vectors(texts, model, embed, store, memory)
-    if store.failed:
+    vectors, embedded = meaning_vectors(texts, source, embed, store, memory)
+    if store is not None and store.failed:
         report.warn(str(store.path), f"the cache of meaning vectors could not be used ({store.failed})")
-    if embedded >= PROGRESS_THRESHOLD:
-        report.notes.append(f"embedded {embedded} abstracts with {model.name}; kept in {store.path} for the next builds")
+    kept = f"; kept in {store.path} for the next builds" if store is not None and embedded else ""
+    report.notes.append(
+        f"related papers by meaning from {source.name}: {embedded} of {len(texts)} abstract(s) embedded in "
+        f"{time.perf_counter() - began:.1f} s{kept}"
+    )
     return vectors
 
 
@@ -251,7 +260,7 @@ class _Run:
             raise InputError(str(docs_dir), "output folder is a file")
         self.files = input_files(inputs, self.report)
         self.cache = RunCache(docs_dir, session.papers if session is not None else None)
-        self.model = meaning_model(settings, self.report, session)
+        self.model = meaning_source(settings, self.report, session)
         self.fingerprint = run_fingerprint(
             self.files,
             (settings.related, settings.site_title, str(settings.source_root), settings.site_url, self.model and self.model.identity),
@@ -311,6 +320,7 @@ class _Run:
 
     def link(self, papers: list[Paper]) -> list[Paper]:
         from generator.link.corpus import glossary, link
+        from generator.link.related.similar import fitted_mixing
         from generator.render.site import listing_files
         from generator.runtime import map_process
 
@@ -332,13 +342,14 @@ class _Run:
             self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
             meanings=self.meanings(papers) if self.model is not None and self.settings.related > 0 else None,
+            mixing=fitted_mixing(self.model.name) if self.model is not None else fitted_mixing(),
         )
 
     def meanings(self, papers: list[Paper]) -> Any:
         """Each paper's meaning vector: from the vector cache, or embedded now (issue 34)."""
         return paper_meanings(
             papers,
-            cast("Model", self.model),
+            cast("Source", self.model),
             self.report,
             self.session.meanings if self.session is not None else None,
             progress=self.settings.progress,

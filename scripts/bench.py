@@ -1148,9 +1148,9 @@ def main() -> int:
     parser.add_argument("--related", type=int, default=5, help="related papers per paper (default: 5)")
     parser.add_argument(
         "--related-by",
-        choices=("auto", "lexical", "semantic"),
+        choices=("auto", "lexical", "table", "semantic"),
         default="auto",
-        help="how related papers are found in every step (default: auto, semantic when the sentence model is installed)",
+        help="how related papers are found in every step (default: auto: the sentence model when installed, else the built-in table)",
     )
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
     parser.add_argument(

@@ -2,8 +2,9 @@
 
     .venv/bin/python scripts/tune_related.py                      # all corpora; writes generator/data/related.yml
     .venv/bin/python scripts/tune_related.py --report tune-related.json
+    .venv/bin/python scripts/tune_related.py --related-by semantic   # the sentence model's setting (`make model`)
 
-Needs the sentence model (`make model`). For every corpus of ../shared/corpus, the papers are
+Fits one meaning source's setting (the built-in table's by default) and leaves the others'. For every corpus of ../shared/corpus, the papers are
 derived as `make eval` derives them (titles, keywords and areas hidden) and embedded (through the
 user's vector cache); then the related papers are found again with each setting of the grid
 (similar.Mixing: weight, candidates by meaning, shared-topic penalty). A corpus's measure is its area
@@ -38,7 +39,7 @@ from generator.quality import evaluate as ev
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generator" / "data" / "related.yml"
-GRID = {"weight": (0.3, 0.5, 0.7), "candidates": (0, 10, 20), "penalty": (0.3, 0.4, 0.5)}
+GRID = {"weight": (0.3, 0.5, 0.7, 1.0), "candidates": (0, 10, 20), "penalty": (0.3, 0.4, 0.5)}
 WORDS_ONLY = {"weight": 0.0, "candidates": 0, "penalty": similar.UNSUPPORTED_PENALTY}  # as without the model
 REASONS = 0.95
 RESAMPLES = 1000
@@ -136,6 +137,12 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--report", type=Path, default=None, help="also write every figure as JSON here")
     parser.add_argument("--check", action="store_true", help="print the figures, leave generator/data/related.yml as it is")
+    parser.add_argument(
+        "--related-by",
+        choices=("table", "semantic"),
+        default="table",
+        help="the meaning source to fit for: the built-in table, or the sentence model (`make model`)",
+    )
     args = parser.parse_args()
     settings = [WORDS_ONLY] + [dict(zip(GRID, values)) for values in itertools.product(*GRID.values())]
     results: dict[str, list[dict]] = {}
@@ -143,7 +150,7 @@ def main() -> int:
     for path in sorted(args.corpus.glob("*.jsonl")):
         records = ev.load(path)
         papers, _ = ev.derive(records, ev.RELATED)
-        meanings = ev.meanings_of(papers, "semantic")
+        meanings = ev.meanings_of(papers, args.related_by)
         results[path.stem] = []
         for setting in settings:
             linked = linked_with(papers, meanings, setting)
@@ -200,22 +207,22 @@ def main() -> int:
     report["chosen"] = final
     print("chosen on every corpus:", final)
     if not args.check:
+        source = ev.meaning_source_of(args.related_by).name
+        fitted = yaml.safe_load(DATA.read_text(encoding="utf-8")) if DATA.exists() else {}
+        fitted.setdefault("sources", {})[source] = {
+            "semantic_weight": final["weight"],
+            "semantic_candidates": final["candidates"],
+            "semantic_penalty": final["penalty"],
+            # What was chosen without each venue: scripts/sample_check.py judges a venue with it.
+            "without_venue": without_venue,
+        }
         DATA.write_text(
-            "# How related papers mix meaning into words (generator/link/related/similar.py, decision 0016).\n"
-            "# Written by scripts/tune_related.py (leave one venue out over ../shared/corpus); do not edit by hand.\n"
-            + yaml.safe_dump(
-                {
-                    "semantic_weight": final["weight"],
-                    "semantic_candidates": final["candidates"],
-                    "semantic_penalty": final["penalty"],
-                    # What was chosen without each venue: scripts/sample_check.py judges a venue with it.
-                    "without_venue": without_venue,
-                },
-                sort_keys=True,
-            ),
+            "# How related papers mix meaning into words, per meaning source (generator/link/related/similar.py,\n"
+            "# decisions 0016 and 0027). Written by scripts/tune_related.py (leave one venue out over ../shared/corpus); do not edit by hand.\n"
+            + yaml.safe_dump(fitted, sort_keys=True),
             encoding="utf-8",
         )
-        print(f"written {DATA.relative_to(ROOT)}")
+        print(f"written {DATA.relative_to(ROOT)} for {source}")
     if args.report:
         args.report.write_text(json.dumps({"results": results, "intervals": bounds, **report}, indent=1) + "\n", encoding="utf-8")
     return 0

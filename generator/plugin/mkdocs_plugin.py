@@ -74,8 +74,9 @@ class AbstractsConfig(base.Config):
     inputs = c.ListOfPaths(default=["seeds"])  # files or folders, relative to mkdocs.yml
     related = Count(0, 50, default=5)  # related papers per paper
     progress = c.Type(bool, default=False)  # a progress bar on long runs
-    # Related papers by words ("lexical"), by words and meaning ("semantic": needs the sentence
-    # model, `abstracts-site model install`) or "auto" (by meaning when the model is installed).
+    # Related papers by words and meaning: "auto" from the sentence model where it is installed
+    # (`abstracts-site model install`), else from the built-in table; "table"; "semantic" (the
+    # model, an error without it); or by words only, "lexical" (generator.pipeline.meaning_source).
     related_by = c.Choice(RELATED_BY, default="auto")
     source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
     # Pages per part of the search index: Pagefind's memory while it writes a part grows with its

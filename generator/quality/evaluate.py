@@ -39,11 +39,12 @@ from generator.enrich.tagging import mentions, normalise_keyword
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.errors import InputError, Report
+from generator.language.meaning.source import Source
 from generator.language.textutil import fold, normalise_term, sentences, singular
 from generator.link.corpus import document, link
-from generator.link.related.similar import CANDIDATES, FITTED_MIXING, Mixing, assign, plain_top
+from generator.link.related.similar import CANDIDATES, Mixing, assign, fitted_mixing, plain_top
 from generator.model import Paper, Record
-from generator.pipeline import RELATED_BY, Settings, meaning_model, merge_duplicates, paper_meanings
+from generator.pipeline import RELATED_BY, Settings, meaning_source, merge_duplicates, paper_meanings
 from generator.runtime.parallel import Forking
 from generator.sources.readers import read_file
 
@@ -241,26 +242,34 @@ def hide(record: Record) -> Record:
 
 
 def derive(
-    records: Sequence[Record], related: int = RELATED, related_by: str = "lexical", mixing: Mixing = FITTED_MIXING
+    records: Sequence[Record], related: int = RELATED, related_by: str = "lexical", mixing: Mixing | None = None
 ) -> tuple[list[Paper], dict[str, float]]:
     """Run enrich and link on the hidden records; papers come back in record order. `related_by`
-    as a build's (generator.pipeline.Settings), meaning vectors mixed as `mixing` says; the time
-    to embed is not counted in link's."""
+    as a build's (generator.pipeline.Settings), meaning vectors mixed as `mixing` says (by default
+    as fitted for the source); the time to embed is not counted in link's."""
     start = time.perf_counter()
     papers = [enrich(hide(r)) for r in records]
     enriched = time.perf_counter()
-    meanings = meanings_of(papers, related_by)
+    source = meaning_source_of(related_by)
+    meanings = paper_meanings(papers, source, Report()) if source is not None else None
     embedded = time.perf_counter()
+    if mixing is None:
+        mixing = fitted_mixing(source.name) if source is not None else fitted_mixing()
     papers = link(papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing)  # as a one-off run forks
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}
 
 
+def meaning_source_of(related_by: str) -> Source | None:
+    """The meaning source a build with `related_by` uses (generator.pipeline.meaning_source)."""
+    return meaning_source(Settings(related_by=related_by), Report())
+
+
 def meanings_of(papers: Sequence[Paper], related_by: str) -> np.ndarray | None:
-    """The papers' meaning vectors as a build finds them (generator.pipeline.meaning_model,
+    """The papers' meaning vectors as a build finds them (generator.pipeline.meaning_source,
     paper_meanings), through the user's vector cache; None when related papers are by words only."""
-    model = meaning_model(Settings(related_by=related_by), Report())
-    return paper_meanings(papers, model, Report()) if model is not None else None
+    source = meaning_source_of(related_by)
+    return paper_meanings(papers, source, Report()) if source is not None else None
 
 
 def load(path: Path, limit: int | None = None) -> list[Record]:
@@ -614,7 +623,7 @@ def format_table(result: CorpusResult) -> str:
     default="auto",
     show_default=True,
     type=click.Choice(RELATED_BY),
-    help="Related papers by words, by words and meaning, or by meaning when the model is installed (as a build).",
+    help="Related papers by words only, by meaning from the built-in table or the sentence model, or as a build finds them (auto).",
 )
 def main(
     corpora: tuple[Path, ...], json_out: Path | None, limit: int | None, related: int, seed: int, examples: int, related_by: str
@@ -624,7 +633,7 @@ def main(
     results = []
     start = time.perf_counter()
     try:
-        found = meaning_model(Settings(related_by=related_by), Report())
+        found = meaning_source_of(related_by)
     except InputError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)

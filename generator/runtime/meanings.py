@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.language.meaning.model import Model, cache_root
+from generator.language.meaning.model import cache_root
+from generator.language.meaning.source import Source
 
 STORE = "meanings.sqlite"
 CHUNK = 500  # keys per query (SQLite allows 32,766 parameters; smaller chunks keep queries short)
@@ -34,7 +35,7 @@ def text_key(text: str) -> bytes:
 class VectorStore:
     """Vectors by (model identity, text hash) in an SQLite file."""
 
-    def __init__(self, path: Path, model: Model):
+    def __init__(self, path: Path, model: Source):
         self.path, self.model = path, model
         self.failed: str | None = None  # why the file could not be read or written: the run goes on without it
 
@@ -75,17 +76,20 @@ class VectorStore:
 
 def meaning_vectors(
     texts: list[str],
-    model: Model,
+    model: Source,
     embed: Callable[[list[str]], np.ndarray],
     store: VectorStore | None = None,
-    memory: dict[bytes, np.ndarray] | None = None,
+    memory: dict[str, dict[bytes, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, int]:
     """One unit vector per text, and how many texts were embedded now: the rest come from
-    `memory` (this server's last runs) or the `store`; `embed(texts)` computes the others."""
+    `memory` (this server's last run, by source identity and text) or the `store`;
+    `embed(texts)` computes the others."""
     keys = [text_key(text) for text in texts]
     known: dict[bytes, np.ndarray] = {}
-    if memory is not None:
-        known.update((key, memory[key]) for key in keys if key in memory)
+    # The server's memory is by source and text: a source that changes under serve (the model
+    # installed meanwhile) never meets the last source's vectors.
+    held = memory.get(model.identity, {}) if memory is not None else {}
+    known.update((key, held[key]) for key in keys if key in held)
     wanted = list(dict.fromkeys(key for key in keys if key not in known))
     if wanted and store is not None:
         known.update(store.get(wanted))
@@ -98,7 +102,7 @@ def meaning_vectors(
             store.put(fresh)
     if memory is not None:
         memory.clear()
-        memory.update((key, known[key]) for key in keys)
+        memory[model.identity] = {key: known[key] for key in keys}
     matrix = np.zeros((len(texts), model.dimension), dtype=np.float32)
     for row, key in enumerate(keys):
         matrix[row] = known[key]

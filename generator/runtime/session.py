@@ -103,7 +103,7 @@ class Session(Forking):
         default_factory=dict
     )  # per file in docs/: the text the last run left, its size and mtime
     kept: Kept = field(default_factory=Kept)  # per unchanged paper object: what linking and rendering derived from it
-    meanings: dict = field(default_factory=dict)  # the last run's meaning vectors by text hash (generator.runtime.meanings)
+    meanings: dict = field(default_factory=dict)  # the last run's meaning vectors by source and text hash (generator.runtime.meanings)
     said: set[str] = field(default_factory=set)  # notes said once for the server's life (how to enable related papers by meaning)
 
     def memo(self, store: str) -> Memo:

@@ -1,6 +1,6 @@
 """Related papers by meaning in a run: vectors embedded once per text and model and kept in the
-cache, an edit under serve embedding only its abstract, the three `related_by` modes, and a
-cache that cannot be used. With the tiny model the tests make (tests/sentence_models.py)."""
+cache, an edit under serve embedding only its abstract, the `related_by` modes (the built-in
+table by default), and a cache that cannot be used. With the tiny model the tests make (tests/sentence_models.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.language.meaning import encoder as encoder_module
+from generator.language.meaning import table
 from generator.language.meaning.model import default_folder
 from generator.pipeline import Settings, generate
 from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
@@ -71,20 +72,39 @@ def test_each_abstract_is_embedded_once_and_the_next_build_reads_the_cache(tmp_p
 def test_meaning_changes_which_papers_are_related_and_lexical_ignores_the_model(tmp_path, tiny_installed):
     source = corpus(tmp_path)
     generate([source], tmp_path / "semantic", Settings(related_by="semantic"))
+    generate([source], tmp_path / "table", Settings(related_by="table"))
     generate([source], tmp_path / "lexical", Settings(related_by="lexical"))
     shutil.rmtree(default_folder())
     generate([source], tmp_path / "without", Settings(related_by="auto"))
-    assert related_of(tmp_path / "lexical") == related_of(tmp_path / "without")
+    generate([source], tmp_path / "words", Settings(related_by="lexical"))
+    assert related_of(tmp_path / "table") == related_of(tmp_path / "without")  # auto without the model: the table
+    assert related_of(tmp_path / "lexical") == related_of(tmp_path / "words")
     assert related_of(tmp_path / "semantic") != related_of(tmp_path / "lexical")
+    assert related_of(tmp_path / "table") != related_of(tmp_path / "lexical")
 
 
-def test_without_the_model_auto_says_how_to_enable_it_and_semantic_is_an_error(tmp_path):
+def test_without_the_model_auto_finds_related_papers_by_the_built_in_table_and_semantic_is_an_error(tmp_path):
     source = corpus(tmp_path, 5)
     summary = generate([source], tmp_path / "docs", Settings(related_by="auto"))
     notes = [line for line in summary.lines() if line.startswith("note:")]
-    assert len(notes) == 1 and "abstracts-site model install" in notes[0] and "abstracts-site[semantic]" in notes[0]
+    assert len(notes) == 1 and "by meaning from abstracts-site-meaning-table: 5 of 5 abstract(s) embedded" in notes[0]
     with pytest.raises(InputError, match="model install"):
         generate([source], tmp_path / "docs2", Settings(related_by="semantic"))
+
+
+def test_without_any_meaning_source_auto_says_once_that_related_papers_are_by_words_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(table, "table_folder", lambda: tmp_path / "no-table")
+    source, session = corpus(tmp_path, 5), Session()
+    summary = generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    notes = [line for line in summary.lines() if line.startswith("note:")]
+    assert len(notes) == 1 and "by words only: the meaning table in" in notes[0] and "install abstracts-site again" in notes[0]
+    source.write_text(source.read_text(encoding="utf-8").replace("We", "Here we", 1), encoding="utf-8")
+    again = generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    assert not [line for line in again.lines() if line.startswith("note:")]  # said once per server
+    generate([source], tmp_path / "words", Settings(related_by="lexical"))
+    assert related_of(tmp_path / "docs") == related_of(tmp_path / "words")
+    with pytest.raises(InputError, match="related_by: table"):
+        generate([source], tmp_path / "docs2", Settings(related_by="table"))
 
 
 def test_under_serve_an_edit_embeds_only_the_edited_abstract_and_the_note_is_said_once(tmp_path, tiny_installed, embedded):
@@ -103,6 +123,22 @@ def test_under_serve_an_edit_embeds_only_the_edited_abstract_and_the_note_is_sai
     served = {p.name: p.read_text(encoding="utf-8") for p in sorted((tmp_path / "docs" / "papers").glob("*.md"))}
     cold = {p.name: p.read_text(encoding="utf-8") for p in sorted((tmp_path / "cold" / "papers").glob("*.md"))}
     assert served == cold and len(served) == 30
+
+
+def test_a_model_installed_while_serving_takes_over_from_the_table_at_the_next_edit(tmp_path):
+    source, session = corpus(tmp_path, 12), Session()
+    first = generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    assert any("from abstracts-site-meaning-table: 12 of 12" in line for line in first.lines())
+    try:
+        install_tiny(tmp_path / "source")
+        source.write_text(source.read_text(encoding="utf-8").replace("We", "Here we", 1), encoding="utf-8")
+        then = generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+        # Every abstract embedded by the model: none of the table's vectors (another size) is reused.
+        assert any("from tiny-bert: 12 of 12" in line for line in then.lines())
+        assert all(related_of(tmp_path / "docs").values())
+    finally:
+        shutil.rmtree(default_folder(), ignore_errors=True)
+        store_path().unlink(missing_ok=True)
 
 
 def test_a_cache_that_cannot_be_read_is_reported_and_the_build_goes_on(tmp_path, tiny_installed):

@@ -147,11 +147,12 @@ def test_a_semantic_build_without_the_model_stops_with_one_line_saying_how_to_in
     assert "Traceback" not in result.stderr and not (tmp_path / "docs" / "papers").exists()
 
 
-def test_an_auto_build_without_the_model_says_once_that_related_papers_are_by_words(tmp_path):
+def test_an_auto_build_without_the_model_finds_related_papers_by_the_built_in_table(tmp_path):
     result = run_cli("generate", str(text_input(tmp_path)), "--out", str(tmp_path / "docs"))
     assert result.returncode == 0, result.stderr
     notes = [line for line in result.stdout.splitlines() if line.startswith("note:")]
-    assert len(notes) == 1 and "by words only" in notes[0] and "abstracts-site[semantic]" in notes[0]
+    assert len(notes) == 1 and "related papers by meaning from abstracts-site-meaning-table: 3 of 3 abstract(s) embedded" in notes[0]
+    assert "words only" not in result.stdout
 
 
 def test_a_failed_model_download_is_one_line_not_a_traceback(monkeypatch):

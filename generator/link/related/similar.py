@@ -62,16 +62,24 @@ def _mixing(entry: dict) -> Mixing:
     return Mixing(float(entry["semantic_weight"]), int(entry["semantic_candidates"]), float(entry["semantic_penalty"]))
 
 
-# Fitted by scripts/tune_related.py into generator/data/related.yml, with the setting fitted
-# without each venue (for judging a venue blind).
-_FITTED = yaml.safe_load(resources.files("generator").joinpath("data/related.yml").read_text(encoding="utf-8"))
-FITTED_MIXING = _mixing(_FITTED)
+# Fitted per meaning source by scripts/tune_related.py into generator/data/related.yml, with the
+# setting fitted without each venue (for judging a venue blind).
+_FITTED = yaml.safe_load(resources.files("generator").joinpath("data/related.yml").read_text(encoding="utf-8"))["sources"]
+DEFAULT_SOURCE = "abstracts-site-meaning-table"  # the built-in table (generator.language.meaning.table)
 
 
-def mixing_without(venue: str) -> Mixing:
+def fitted_mixing(source: str = DEFAULT_SOURCE) -> Mixing:
+    """The setting fitted for the meaning source named `source` (the table's for a source not fitted)."""
+    return _mixing(_FITTED.get(source) or _FITTED[DEFAULT_SOURCE])
+
+
+FITTED_MIXING = fitted_mixing()
+
+
+def mixing_without(venue: str, source: str = DEFAULT_SOURCE) -> Mixing:
     """The setting fitted on the other venues' corpora (the shipped one if none was)."""
-    entry = (_FITTED.get("without_venue") or {}).get(venue)
-    return _mixing(entry) if entry else FITTED_MIXING
+    entry = ((_FITTED.get(source) or {}).get("without_venue") or {}).get(venue)
+    return _mixing(entry) if entry else fitted_mixing(source)
 
 
 _WORD = re.compile(r"\w\w+")  # scikit-learn's default token pattern, \b\w\w+\b (greedy: the same)
