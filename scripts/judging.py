@@ -141,10 +141,10 @@ def main() -> None:
 @click.option(
     "--related-by",
     "related_by",
-    type=click.Choice(["lexical", "semantic"]),
+    type=click.Choice(["lexical", "table", "semantic"]),
     default="lexical",
     show_default=True,
-    help="Related papers by words, or by words and meaning (needs the sentence model).",
+    help="Related papers by words, or by words and meaning from the built-in table or the sentence model (`make model`).",
 )
 def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path, seed: int, count: int, related_by: str) -> None:
     """Draw papers and write their tags and related papers as this checkout derives them."""

@@ -25,13 +25,13 @@ sys.path.insert(0, str(ROOT))
 import train_tags
 
 from generator.link.related import similar
-from generator.quality.evaluate import derive, load
+from generator.quality.evaluate import derive, load, meaning_source_of
 
 
 def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, related_by: str = "lexical") -> list[dict]:
     """The `count` papers random.Random(seed) draws from corpus `name`, derived with titles and
     keywords hidden and tag models fitted without the corpus's venue (related papers by meaning,
-    with `related_by`, mixed as fitted without it: generator/data/related.yml's without_venue):
+    with `related_by`, mixed as fitted for that source without it: generator/data/related.yml's without_venue):
     per paper its record number, real title, author keywords, abstract, tags, key phrases, the
     evidence of its vocabulary tags (Paper.tag_scores), and
     each related paper's record number, real title, abstract and reasons."""
@@ -39,7 +39,9 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
     held_out = train_tags.venue(name)
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
     try:
-        papers, _ = derive(records, related_by=related_by, mixing=similar.mixing_without(held_out))
+        source = meaning_source_of(related_by)
+        mixing = similar.mixing_without(held_out, source.name) if source is not None else None
+        papers, _ = derive(records, related_by=related_by, mixing=mixing)
     finally:
         train_tags.use_shipped()
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}

@@ -76,8 +76,8 @@ def fitted_mixing(source: str = DEFAULT_SOURCE) -> Mixing:
 FITTED_MIXING = fitted_mixing()
 
 
-def mixing_without(venue: str, source: str = DEFAULT_SOURCE) -> Mixing:
-    """The setting fitted on the other venues' corpora (the shipped one if none was)."""
+def mixing_without(venue: str, source: str) -> Mixing:
+    """The setting fitted for `source` on the other venues' corpora (the shipped one if none was)."""
     entry = ((_FITTED.get(source) or {}).get("without_venue") or {}).get(venue)
     return _mixing(entry) if entry else fitted_mixing(source)
 
