@@ -269,10 +269,16 @@ class _Run:
             raise InputError(str(docs_dir), "output folder is a file")
         self.files = input_files(inputs, self.report)
         self.cache = RunCache(docs_dir, session.papers if session is not None else None)
-        self.model = meaning_source(settings, self.report, session)
+        self.meaning_source = meaning_source(settings, self.report, session)
         self.fingerprint = run_fingerprint(
             self.files,
-            (settings.related, settings.site_title, str(settings.source_root), settings.site_url, self.model and self.model.identity),
+            (
+                settings.related,
+                settings.site_title,
+                str(settings.source_root),
+                settings.site_url,
+                self.meaning_source and self.meaning_source.identity,
+            ),
         )
         self.pending: dict | None = {} if later else None  # the files handed to summary.finish
         self.writer: Writer | None = None
@@ -306,7 +312,7 @@ class _Run:
         from generator.language.meaning.source import worth_storing
 
         meanwhile(_prepare_passes)
-        if self.model is not None and not worth_storing(self.model) and self.settings.related > 0:
+        if self.meaning_source is not None and not worth_storing(self.meaning_source) and self.settings.related > 0:
             meanwhile(_load_meaning_table)
         self.writer = Writer(self.docs_dir) if self.session is None and forks() else None
         try:
@@ -354,15 +360,15 @@ class _Run:
             list_early if writer is not None else None,
             self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
-            meanings=self.meanings(papers) if self.model is not None and self.settings.related > 0 else None,
-            mixing=fitted_mixing(self.model.name) if self.model is not None else fitted_mixing(),
+            meanings=self.meanings(papers) if self.meaning_source is not None and self.settings.related > 0 else None,
+            mixing=fitted_mixing(self.meaning_source.name) if self.meaning_source is not None else fitted_mixing(),
         )
 
     def meanings(self, papers: list[Paper]) -> Any:
         """Each paper's meaning vector: from the vector cache, or embedded now (issue 34)."""
         return paper_meanings(
             papers,
-            cast("Source", self.model),
+            cast("Source", self.meaning_source),
             self.report,
             self.session.meanings if self.session is not None else None,
             progress=self.settings.progress,
