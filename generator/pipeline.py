@@ -49,8 +49,8 @@ def _prepare_passes() -> None:
 
 
 def _load_meaning_table() -> None:
-    """The built-in meaning table loaded while enrich's workers run (0.1-0.2 s in a new
-    process); the sentence model is loaded only when some abstract is new (decision 0016)."""
+    """The built-in meaning table loaded while enrich's workers run, as the passes' other models
+    are; the sentence model is loaded only when some abstract is new (decision 0016)."""
     from generator.language.meaning.source import embedder
     from generator.language.meaning.table import find_table
 

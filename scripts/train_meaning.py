@@ -8,8 +8,8 @@ word pieces' rows; it is fitted so that this mean reproduces the model's vector 
 1. Texts: ../shared/corpus/unlabelled/abstracts.jsonl.gz, less the venues held out for blind
    judgements (HELD_OUT: fresh venues no model has seen), URLs removed as a build removes them.
 2. Targets: the model's unit vector of each text (256 word pieces), through the user's vector
-   cache (generator.runtime.meanings): the first run embeds about 51,000 abstracts (about 17 min
-   on two cores), later runs read them back.
+   cache (generator.runtime.meanings): only the first run embeds them (decision 0027 has the
+   time), later runs read them back.
 3. Word pieces by the model's own tokenizer (no [CLS]/[SEP], read as a build reads them:
    table.read_span, at most table.MAX_TOKENS); a word
    piece in fewer than MIN_DOCS texts gets no row (it counts in a text's length, adding nothing).
@@ -97,8 +97,8 @@ def fit_rows(
     documents = np.asarray((means > 0).sum(axis=0)).ravel()
     kept = np.flatnonzero(documents >= min_docs)
     columns = means[:, kept].tocsc()
-    # Dense: 15,270 rows solve in about 50 s. Past about 16,000 rows (a lower MIN_DOCS, word-piece
-    # pairs) the OpenBLAS in numpy's and scipy's wheels crashed here on two threads (decision 0027).
+    # Dense: past about 16,000 rows (a lower MIN_DOCS, word-piece pairs) the OpenBLAS in numpy's
+    # and scipy's wheels crashed here on two threads (decision 0027).
     gram = (columns.T @ columns).toarray()
     gram[np.diag_indices_from(gram)] += ridge
     right = np.asarray(columns.T @ targets.astype(np.float64))

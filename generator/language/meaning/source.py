@@ -39,6 +39,6 @@ def embedder(source: Source) -> Embed:
 
 
 def worth_storing(source: Source) -> bool:
-    """Whether the source's vectors are kept in the user's vector cache: the model's are (20 ms
-    an abstract), the table's are made again faster than they could be read back."""
+    """Whether the source's vectors are kept in the user's vector cache: the model's are slow to
+    make, the table's are made again faster than they could be read back (decision 0027)."""
     return isinstance(source, Model)

@@ -2,10 +2,9 @@
 
 A text's vector is the mean of its word pieces' rows, scaled to length 1 (Model2Vec's static
 embeddings, run by the `model2vec` package). The table ships with the package
-(generator/data/meaning/, about 5 MB), so every build has related papers by meaning with no
-download and no model to run: 4,000 abstracts embed in about a second. It was fitted by
-`make train` (lab: scripts/train_meaning.py) so that a text's mean row reproduces what
-all-MiniLM-L6-v2 makes of it, over 51,000 unlabelled abstracts of other venues (decision 0027).
+(generator/data/meaning/), so every build has related papers by meaning with no download and
+no model to run. `make train` (scripts/train_meaning.py) fits it so that a text's mean row
+reproduces what all-MiniLM-L6-v2 makes of the text; figures in decision 0027.
 """
 
 from __future__ import annotations
