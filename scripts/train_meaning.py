@@ -51,6 +51,9 @@ MIN_DOCS = 3
 RIDGE = 1e-3
 DIMENSIONS = 256
 NAME = "abstracts-site-meaning-table"
+# The teacher reads a text's first 256 word pieces (the model's own length), though builds embed
+# only 128 (model.WINDOW, decision 0028): the table keeps its targets and its identity.
+TEACHER_WINDOW = 256
 
 
 def family(venue: str) -> str:
@@ -66,7 +69,7 @@ def training_texts(path: Path = CORPUS, held_out: tuple[str, ...] = HELD_OUT) ->
 
 def targets(texts: list[str], progress: bool = True) -> np.ndarray:
     """The sentence model's unit vector of each text, through the user's vector cache."""
-    model = find()
+    model = find(window=TEACHER_WINDOW)
     embed = encoder(model).embed
     vectors, embedded = meaning_vectors(texts, model, lambda missing: embed(missing, progress=progress), VectorStore(store_path(), model))
     print(f"targets: {len(texts)} texts, {embedded} embedded now by {model.name}", flush=True)
@@ -184,7 +187,7 @@ def main() -> int:
         return 0
     about = {
         "fitted_on": f"{len(texts)} abstracts of ../shared/corpus/unlabelled (venues {', '.join(HELD_OUT)} held out)",
-        "teacher": find().identity,
+        "teacher": find(window=TEACHER_WINDOW).identity,
         "min_docs": args.min_docs,
         "ridge": args.ridge,
     }

@@ -68,6 +68,23 @@ def test_the_manifest_names_the_weights_and_the_graph(tiny):
     assert sorted(p.name for p in model.folder.iterdir()) == ["manifest.json", "model.onnx", "tokenizer.json"]
 
 
+def test_a_build_embeds_the_first_window_of_pieces_under_an_identity_naming_it(tiny):
+    """A window shorter than the model's length is part of the identity, so the vector cache
+    never hands a build vectors made from more or fewer pieces; the full length keeps the
+    manifest's identity (vectors cached before windows existed stay valid)."""
+    folder = tiny[1].folder
+    full, short = find(folder, window=1000), find(folder, window=8)
+    assert (full.max_tokens, short.max_tokens) == (48, 8)
+    assert full.identity == json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["identity"]
+    assert short.identity == f"{full.identity}:w8"
+    prefix = "graph learning for robots and images of the world we see "
+    texts = [prefix + "diffusion models generate text", prefix + "a benchmark of proteins in cells"]
+    same_start = Encoder(short).embed(texts)
+    assert float(same_start[0] @ same_start[1]) > 0.9999  # both cut within the shared beginning
+    whole = Encoder(full).embed(texts)
+    assert float(whole[0] @ whole[1]) < 0.999
+
+
 def test_weights_with_another_hash_are_refused(tmp_path):
     source = tiny_source(tmp_path / "source")
     with pytest.raises(Unavailable, match="SHA-256"):
