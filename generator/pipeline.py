@@ -32,6 +32,9 @@ T = TypeVar("T")
 # that run them: a run that finds nothing changed (the no-op rebuild) needs none (decision 0002).
 
 PROGRESS_THRESHOLD = 500  # show a progress bar only when a run takes noticeable time
+# Under serve, more new abstracts than this (about 2 s of the sentence model's time) are embedded
+# on a thread while the site is served linked by the built-in table (decision 0028).
+EMBED_ASIDE_FROM = 200
 
 
 def _prepare_passes() -> None:
@@ -231,6 +234,52 @@ def paper_meanings(papers: Sequence[Paper], source: Source, report: Report, memo
     return vectors
 
 
+def serving_meanings(papers: Sequence[Paper], model: Source, report: Report, session: Session) -> tuple[Any, Source]:
+    """Under `mkdocs serve`: each paper's vector by the sentence model `model`, and `model`; but
+    while more than EMBED_ASIDE_FROM abstracts have no vector of it yet, the built-in table's
+    vectors (and the table) for this run, the model embedding them on a thread meanwhile: the
+    site is served at once, and the server builds again, linked by the model, when they are
+    ready. Where the model failed on that thread, the table for the rest of the session."""
+    from generator.language.meaning.model import Unavailable
+    from generator.language.meaning.source import embedder
+    from generator.language.meaning.table import find_table
+    from generator.link.corpus import meaning_text
+    from generator.runtime.meanings import BackgroundEmbedding, VectorStore, missing_texts, store_path
+
+    try:
+        table = find_table()
+    except Unavailable:  # no stand-in: the model embeds now
+        return paper_meanings(papers, model, report, session.meanings), model
+    aside = session.embedding
+    if aside is not None and not aside.is_alive() and aside.error is None:
+        session.meanings.setdefault(model.identity, {}).update(aside.vectors)  # also where the store could not keep them
+        session.embedding = aside = None
+    if aside is None:
+        store = VectorStore(store_path(), model)
+        missing = missing_texts([meaning_text(p) for p in papers], model, store, session.meanings)
+        if len(missing) <= EMBED_ASIDE_FROM:
+            return paper_meanings(papers, model, report, session.meanings), model
+
+        def ready(count: int, seconds: float) -> None:
+            session.embeddings_done += 1
+            session.tell(
+                f"related papers by meaning from {model.name} are ready ({count} abstract(s) embedded in {seconds:.0f} s): building again"
+            )
+            session.rebuild()
+
+        def failed(why: str) -> None:
+            session.tell(f"related papers stay by meaning from the built-in table: {model.name} could not embed the abstracts ({why})")
+
+        embed = embedder(model)  # loaded here: a model that cannot load fails this run, not the thread
+        session.embedding = aside = BackgroundEmbedding(missing, lambda texts: embed(texts, False), store, ready, failed)
+        aside.start()
+        report.notes.append(
+            f"{model.name} embeds {len(missing)} new abstract(s) in the background; until they are ready, related papers "
+            "are by meaning from the built-in table, and the site is built again when they are"
+        )
+    return paper_meanings(papers, table, report, session.meanings), table
+
+
 def site_title_for(papers: list[Paper], settings: Settings) -> str:
     if settings.site_title:
         return settings.site_title
@@ -278,6 +327,7 @@ class _Run:
                 str(settings.source_root),
                 settings.site_url,
                 self.meaning_source and self.meaning_source.identity,
+                session.embeddings_done if session is not None else 0,  # vectors made aside since: link again
             ),
         )
         self.pending: dict | None = {} if later else None  # the files handed to summary.finish
@@ -345,6 +395,7 @@ class _Run:
 
         self.updated = feed_dates(self.files, papers, self.settings.source_root)
         writer = self.writer
+        meanings, source = self.meanings(papers)
 
         def list_early(titled: list[Paper]) -> None:
             # The pages that list papers without their related ones, made and written on the
@@ -360,19 +411,23 @@ class _Run:
             list_early if writer is not None else None,
             self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
-            meanings=self.meanings(papers) if self.meaning_source is not None and self.settings.related > 0 else None,
-            mixing=fitted_mixing(self.meaning_source.name) if self.meaning_source is not None else fitted_mixing(),
+            meanings=meanings,
+            mixing=fitted_mixing(source.name) if source is not None else fitted_mixing(),
         )
 
-    def meanings(self, papers: list[Paper]) -> Any:
-        """Each paper's meaning vector: from the vector cache, or embedded now (issue 34)."""
-        return paper_meanings(
-            papers,
-            cast("Source", self.meaning_source),
-            self.report,
-            self.session.meanings if self.session is not None else None,
-            progress=self.settings.progress,
-        )
+    def meanings(self, papers: list[Paper]) -> tuple[Any, Source | None]:
+        """Each paper's meaning vector and the source they are by (None, None: words only): from
+        the vector cache, or embedded now (issue 34); under serve, many new abstracts by the
+        table while the model embeds them aside (serving_meanings)."""
+        from generator.language.meaning.source import worth_storing
+
+        source = self.meaning_source
+        if source is None or self.settings.related == 0:
+            return None, source
+        if self.session is not None and worth_storing(source):
+            return serving_meanings(papers, source, self.report, self.session)
+        memory = self.session.meanings if self.session is not None else None
+        return paper_meanings(papers, source, self.report, memory, progress=self.settings.progress), source
 
     def render(self, papers: list[Paper]) -> None:
         """The files' text into self.outputs (a one-off run's writer writes them meanwhile)."""

@@ -20,6 +20,7 @@ import html
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.seen = Seen() if serving else None  # ... and a rebuild that changed no page is not indexed again
         self.streaming = not serving  # under serve --dirty few pages are rendered: the folder is indexed
         # ... and what each run derived is remembered, so an edit recomputes only what it changes.
-        self.session = Session() if serving else None
+        self.session = Session(tell=lambda line: log.info(f"abstracts: {line}")) if serving else None
         # ... and so are the theme's compiled templates (MkDocs makes a new environment per build).
         self.templates = MemoryBytecodeCache() if serving else None
         self.heap = Heap() if serving else None
@@ -228,6 +229,12 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder) -> LiveReloadServer:
         # Editing an abstract rebuilds the site; the generator rewrites only the pages that changed.
         _poll_often(server)
+        if self.session is not None:
+            # Vectors embedded aside (pipeline.serving_meanings) are linked by a build of their own.
+            self.session.rebuild = partial(_build_again, server)
+            aside = self.session.embedding
+            if aside is not None and not aside.is_alive() and aside.error is None:  # ready before the server was
+                _build_again(server)
         for path in self.config.inputs:
             server.watch(path)
         # The generator writes into docs/ during each build: watching all of docs/ made every edit
@@ -333,6 +340,18 @@ def _finish(finish: Callable[[], list[str]], docs_dir: Path, site_dir: Path) -> 
 
 def _other_extensions(config: MkDocsConfig) -> tuple[list, dict]:
     return [e for e in config.markdown_extensions if e != paperlist.NAME], config.mdx_configs
+
+
+def _build_again(server: LiveReloadServer) -> None:
+    """Ask the server for a build, as a change to a watched file does: MkDocs 1.6 has no public
+    call for it, so this is its own file watcher's callback."""
+    condition = getattr(server, "_rebuild_cond", None)
+    if condition is None:  # another MkDocs: the next edit builds
+        log.info("abstracts: save any input file to see the related papers by the sentence model")
+        return
+    with condition:
+        server._want_rebuild = True
+        condition.notify_all()
 
 
 def _poll_often(server: LiveReloadServer) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
+import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -72,6 +74,47 @@ class VectorStore:
                 )
         except (sqlite3.Error, OSError) as error:
             self.failed = str(error)
+
+
+def missing_texts(
+    texts: list[str], model: Source, store: VectorStore | None, memory: dict[str, dict[bytes, np.ndarray]] | None
+) -> list[str]:
+    """The texts (each once, in order) with no vector of `model` in `memory` or the `store`."""
+    held = memory.get(model.identity, {}) if memory is not None else {}
+    first_text = {key: text for key, text in zip(map(text_key, texts), texts) if key not in held}
+    found = store.get(list(first_text)) if store is not None and first_text else {}
+    return [text for key, text in first_text.items() if key not in found]
+
+
+class BackgroundEmbedding(threading.Thread):
+    """`embed(texts)` on a thread of its own (onnxruntime computes without Python's lock), the
+    vectors kept in the `store` and in `vectors`; then `ready(count, seconds)` is called, or
+    `failed(why)`. Under `mkdocs serve` the site is served meanwhile (decision 0028)."""
+
+    def __init__(
+        self,
+        texts: list[str],
+        embed: Callable[[list[str]], np.ndarray],
+        store: VectorStore,
+        ready: Callable[[int, float], None],
+        failed: Callable[[str], None],
+    ):
+        super().__init__(name="abstracts-site embedding", daemon=True)  # a server stopped meanwhile does not wait
+        self.texts, self.embed, self.store, self.ready, self.failed = texts, embed, store, ready, failed
+        self.vectors: dict[bytes, np.ndarray] = {}
+        self.error: str | None = None
+
+    def run(self) -> None:
+        began = time.perf_counter()
+        try:
+            vectors = self.embed(self.texts)
+        except Exception as error:  # reported; the site stays linked by the stand-in
+            self.error = f"{type(error).__name__}: {error}"
+            self.failed(self.error)
+            return
+        self.vectors = dict(zip(map(text_key, self.texts), vectors))
+        self.store.put(self.vectors)  # a store that cannot keep them: the session's memory does (vectors)
+        self.ready(len(self.texts), time.perf_counter() - began)
 
 
 def meaning_vectors(

@@ -105,6 +105,12 @@ class Session(Forking):
     kept: Kept = field(default_factory=Kept)  # per unchanged paper object: what linking and rendering derived from it
     meanings: dict = field(default_factory=dict)  # the last run's meaning vectors by source and text hash (generator.runtime.meanings)
     said: set[str] = field(default_factory=set)  # notes said once for the server's life (how to enable related papers by meaning)
+    # The sentence model's vectors of many new abstracts, made on a thread while the site is
+    # served linked by the built-in table (pipeline.serving_meanings, decision 0028) ...
+    embedding: Any = None  # runtime.meanings.BackgroundEmbedding, or None
+    embeddings_done: int = 0  # ... each one finished: the next run links again (part of its fingerprint)
+    rebuild: Callable[[], None] = lambda: None  # asks the server for a build (the plugin sets it)
+    tell: Callable[[str], None] = print  # a line in the server's log (the plugin sets it)
 
     def memo(self, store: str) -> Memo:
         return {"files": self.files, "keyphrases": self.keyphrases, "reasons": self.reasons, "renders": self.renders}[store]

@@ -89,6 +89,26 @@ def test_under_serve_the_inputs_and_hand_written_docs_are_looked_at_five_times_a
     assert polled == {folder / "seeds": 0.1, folder / "docs": 0.1, folder: 0.5}
 
 
+def test_under_serve_vectors_embedded_aside_ask_the_running_server_for_a_build(tmp_path, caplog):
+    """The sentence model's vectors made on a thread (pipeline.serving_meanings) end with a
+    build of their own: the plugin asks MkDocs' server for one as its file watcher does."""
+    from mkdocs.config import load_config
+    from mkdocs.livereload import LiveReloadServer
+
+    folder = site_folder(tmp_path, "\n      inputs: [seeds]")
+    config = load_config(str(folder / "mkdocs.yml"))
+    plugin = config.plugins["abstracts"]
+    plugin.on_startup(command="serve", dirty=True)
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path / "site"))
+    config.plugins.on_serve(server, config=config, builder=lambda: None)
+    assert not server._want_rebuild
+    with caplog.at_level("INFO", logger="mkdocs.plugins.abstracts"):
+        plugin.session.tell("the vectors are ready")
+    plugin.session.rebuild()
+    assert server._want_rebuild
+    assert "abstracts: the vectors are ready" in caplog.text
+
+
 def test_under_serve_a_temporary_file_in_docs_is_not_watched(tmp_path):
     """The last build's topic map may be written (atomically, through a temporary dot file)
     while `serve` starts watching docs/: watching that file, renamed away a moment later,

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from pathlib import Path
 
 import frontmatter
 import numpy as np
 import pytest
 
+from generator import pipeline
 from generator.errors import InputError
 from generator.language.meaning import encoder as encoder_module
 from generator.language.meaning import table
@@ -139,6 +141,52 @@ def test_a_model_installed_while_serving_takes_over_from_the_table_at_the_next_e
     finally:
         shutil.rmtree(default_folder(), ignore_errors=True)
         store_path().unlink(missing_ok=True)
+
+
+def notes_of(summary) -> list[str]:
+    return [line for line in summary.lines() if line.startswith("note:")]
+
+
+def test_under_serve_many_new_abstracts_are_linked_by_the_table_until_the_model_embedded_them_aside(tmp_path, tiny_installed, monkeypatch):
+    monkeypatch.setattr(pipeline, "EMBED_ASIDE_FROM", 10)
+    source, docs = corpus(tmp_path, 30), tmp_path / "docs"
+    asked, told = threading.Event(), []
+    session = Session(rebuild=asked.set, tell=told.append)
+    first = generate([source], docs, Settings(related_by="auto"), session)
+    assert any("tiny-bert embeds 30 new abstract(s) in the background" in line for line in notes_of(first))
+    assert any("from abstracts-site-meaning-table: 30 of 30" in line for line in notes_of(first))
+    generate([source], tmp_path / "table", Settings(related_by="table"))
+    assert related_of(docs) == related_of(tmp_path / "table")  # served at once, linked by the table
+    assert asked.wait(60), "the server was never asked to build again"
+    assert "tiny-bert are ready (30 abstract(s) embedded" in told[-1]
+    then = generate([source], docs, Settings(related_by="auto"), session)  # the build the server runs then
+    assert any("from tiny-bert: 0 of 30 abstract(s) embedded" in line for line in notes_of(then))
+    # What the server shows now is what a one-off build makes with the model.
+    generate([source], tmp_path / "cold", Settings(related_by="auto"))
+    served = {p.name: p.read_text(encoding="utf-8") for p in sorted((docs / "papers").glob("*.md"))}
+    cold = {p.name: p.read_text(encoding="utf-8") for p in sorted((tmp_path / "cold" / "papers").glob("*.md"))}
+    assert served == cold and len(served) == 30
+    assert related_of(docs) != related_of(tmp_path / "table")
+
+
+def test_a_model_that_fails_aside_leaves_the_site_linked_by_the_table_and_is_not_tried_again(tmp_path, tiny_installed, monkeypatch):
+    monkeypatch.setattr(pipeline, "EMBED_ASIDE_FROM", 10)
+
+    def broken(self, texts, progress=False):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(encoder_module.Encoder, "embed", broken)
+    source, told = corpus(tmp_path, 30), []
+    session = Session(tell=told.append)
+    generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    session.embedding.join(60)
+    assert told == [
+        "related papers stay by meaning from the built-in table: tiny-bert could not embed the abstracts (RuntimeError: out of memory)"
+    ]
+    source.write_text(source.read_text(encoding="utf-8").replace("We", "Here we", 1), encoding="utf-8")
+    again = generate([source], tmp_path / "docs", Settings(related_by="auto"), session)
+    assert any("from abstracts-site-meaning-table: 1 of 30" in line for line in notes_of(again))
+    assert not any("in the background" in line for line in notes_of(again))
 
 
 def test_a_cache_that_cannot_be_read_is_reported_and_the_build_goes_on(tmp_path, tiny_installed):
