@@ -11,6 +11,7 @@ Run from the repository root (the corpora live beside it, in ../shared/corpus/):
     .venv/bin/python scripts/bench.py --sizes 2200 --edits 0           # without the `mkdocs serve` step
     .venv/bin/python scripts/bench.py --sizes 4200 --inputs untitled   # only the seeds' case
     .venv/bin/python scripts/bench.py --sizes 4200 --related-by lexical # words only (issue 34)
+    .venv/bin/python scripts/bench.py --sizes 4200 --first-builds       # no meaning vector cached (issue 51)
 
 Sizes (approximate paper counts; the table shows the real count):
 
@@ -658,9 +659,25 @@ def reported_seconds(output: str) -> float | None:
 # ---- one run ----------------------------------------------------------------------------------
 
 
-def one_run(project: Project, inputs: list[Path], work: Path, related: int, serve_edits: int, related_by: str = "auto") -> dict:
+def empty_vector_cache(folder: Path) -> None:
+    """The steps that follow start with no meaning vector cached, as a new machine's first build
+    after its set-up: ABSTRACTS_SITE_CACHE set to a new `folder` that holds only the user's
+    installed models (a link to them), so the sentence model is found and every abstract embedded."""
+    from generator.language.meaning.model import cache_root
+
+    models = cache_root() / "models"
+    folder.mkdir(parents=True)
+    if models.is_dir():
+        (folder / "models").symlink_to(models.resolve())
+    os.environ["ABSTRACTS_SITE_CACHE"] = str(folder)
+
+
+def one_run(
+    project: Project, inputs: list[Path], work: Path, related: int, serve_edits: int, related_by: str = "auto", first_builds: bool = False
+) -> dict:
     """`related_by` other than auto is passed to every step (`--related-by`, the plugin's
-    `related_by`): how related papers are found (issue 34)."""
+    `related_by`): how related papers are found (issue 34). `first_builds`: `generate` and
+    `full` each start with an empty vector cache (the other steps find what `generate` embedded)."""
     python = sys.executable
     how = [] if related_by == "auto" else ["--related-by", related_by]
     # Every folder a step writes is kept until the whole benchmark ends. On ext4 without a
@@ -680,6 +697,8 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     result: dict = {}
 
     generate = [python, "-m", "generator", "generate", *files, "--out", str(docs), "--related", str(related), *how]
+    if first_builds:
+        empty_vector_cache(work / "vectors-generate")
     first = run(generate, logs, "generate", project)
     result["generate"] = {
         "seconds": first.seconds,
@@ -735,6 +754,8 @@ def one_run(project: Project, inputs: list[Path], work: Path, related: int, serv
     result["stages"]["process_seconds"] = probe.seconds
     result["stages"]["process_peak_rss_mib"] = probe.peak_rss_mib
 
+    if first_builds:
+        empty_vector_cache(work / "vectors-full")
     full = run(
         [
             python,
@@ -1152,6 +1173,11 @@ def main() -> int:
         default="auto",
         help="how related papers are found in every step (default: auto: the sentence model when installed, else the built-in table)",
     )
+    parser.add_argument(
+        "--first-builds",
+        action="store_true",
+        help="`generate` and `full` each start with no meaning vector cached (a new machine's first build; the installed model is kept)",
+    )
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
     parser.add_argument(
         "--repo", type=Path, default=REPO, help="checkout to benchmark, e.g. a copy or a git worktree of another commit (default: this one)"
@@ -1186,7 +1212,17 @@ def main() -> int:
                 try:
                     for number in range(1, args.repeat + 1):
                         print(f"size {size}, {kind}: run {number}/{args.repeat} ...", file=sys.stderr, flush=True)
-                        runs.append(one_run(project, inputs, temporary / f"run-{key}-{number}", args.related, args.edits, args.related_by))
+                        runs.append(
+                            one_run(
+                                project,
+                                inputs,
+                                temporary / f"run-{key}-{number}",
+                                args.related,
+                                args.edits,
+                                args.related_by,
+                                args.first_builds,
+                            )
+                        )
                 except StepFailed as failure:
                     print(f"size {size}, {kind}: {failure}", file=sys.stderr)
                     results[key] = {"error": str(failure), "runs": runs}
@@ -1203,7 +1239,10 @@ def main() -> int:
     print(f"\nMedians of {args.repeat} run(s); ratios per run, then median. Sizes in 10^3/10^6 bytes.")
     # Timings on a shared machine are only as good as its idleness and its speed: say both.
     print(f"{project.root}; {os.cpu_count()} CPUs; load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after")
-    print(f"related papers: --related-by {args.related_by}")
+    print(
+        f"related papers: --related-by {args.related_by}"
+        + ("; generate and full with no meaning vector cached" if args.first_builds else "")
+    )
     print(
         f"machine speed: reference workload {reference_before:.3f} s before, {reference_after:.3f} s after (CPU, least of 5; lower is faster)\n"
     )
