@@ -24,6 +24,9 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how the run went where the user may want to know (not problems)
+    # Under `mkdocs serve` only: input files that could not be read this run ("file:line: what is
+    # wrong"), their last readable version used instead (or, never readable, left out).
+    unreadable: list[str] = field(default_factory=list)
 
     def warn(self, where: str, message: str) -> None:
         self.warnings.append(f"{where}: {message}")

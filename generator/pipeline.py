@@ -98,6 +98,7 @@ class Summary:
         out += [f"note: {n}" for n in self.report.notes]
         out += [f"duplicate: {d}" for d in self.report.duplicates]
         out += [f"warning: {w}" for w in self.report.warnings]
+        out += [f"cannot read {u}" for u in self.report.unreadable]
         out += [f"kept hand-written docs/{f}; its generated version was not written" for f in self.write.kept_hand_written]
         return out
 
@@ -134,7 +135,13 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     from generator.runtime.parallel import Feed
 
     vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork
-    records = records_as_read(files, report, settings.source_root, session.files if session is not None else None)
+    records = records_as_read(
+        files,
+        report,
+        settings.source_root,
+        session.files if session is not None else None,
+        session.readable if session is not None else None,  # under serve a file that cannot be read keeps its last records
+    )
     merged, cached = [], []
     # Each record travels with its id, worked out here when duplicates were merged.
     with Feed(cast("Callable[[list[tuple[Record, str]]], list[Paper]]", lambda batch: enrich_batch(*zip(*batch)))) as missing:
@@ -342,6 +349,7 @@ class _Run:
     def as_before(self) -> Summary:
         state = self.cache.state
         self.report.warnings, self.report.duplicates = state["warnings"], state["duplicates"]
+        self.report.unreadable = state.get("unreadable", [])
         now = time.perf_counter()
         return Summary(
             state["papers"],

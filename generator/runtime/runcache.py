@@ -44,7 +44,10 @@ def run_fingerprint(files: list[Path], settings: object) -> str:
     digest.update(repr(settings).encode())
     for path in files:
         digest.update(str(path).encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError as error:  # gone or unreadable since it was listed: reading it says so
+            digest.update(repr(error).encode())
     return digest.hexdigest()
 
 
@@ -119,6 +122,7 @@ class RunCache:
             "collections": summary.collections,
             "warnings": summary.report.warnings,
             "duplicates": summary.report.duplicates,
+            "unreadable": summary.report.unreadable,
         }
         write_atomic(self.folder / STATE, json.dumps(state, indent=1).encode("utf-8"))
         if self.memory is not None:

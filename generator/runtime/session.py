@@ -94,6 +94,7 @@ class Session(Forking):
     (generator.context) that remembers what the last run derived."""
 
     files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (generator.sources.readers)
+    readable: dict = field(default_factory=dict)  # each input file's last readable records, by path: a bad save keeps them
     papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
     pages: dict[tuple[bytes, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render.site)
     keyphrases: Memo = field(default_factory=Memo)  # the candidate phrases' document frequencies (generator.link.corpus)

@@ -160,22 +160,28 @@ def _json_object_lines(text: str, count: int) -> list[int]:
 
 
 def read_csv(path: Path, text: str, report: Report) -> Iterator[Record]:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if not reader.fieldnames:
-        raise InputError(str(path), "no header row (the file is empty)")
-    reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
-    if "abstract" not in reader.fieldnames:
-        raise InputError(f"{path}:1", f"no 'abstract' column (columns: {', '.join(reader.fieldnames)})")
-    default = collection_from_stem(path.stem)
-    number = 0
-    line = reader.line_num + 1
-    for row in reader:
-        number += 1
-        if None in row:
-            raise InputError(f"{path}:{line}", "more cells than header columns")
-        obj = {key: value for key, value in row.items() if value not in (None, "")}
-        yield _record(obj, Origin(str(path), number, line), default, report)
+    # strict: a quote never closed is an error at the line its record begins on; read leniently,
+    # it swallowed every record after it into one cell.
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    line = 1  # where the row being read begins
+    try:
+        if not reader.fieldnames:
+            raise InputError(str(path), "no header row (the file is empty)")
+        reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
+        if "abstract" not in reader.fieldnames:
+            raise InputError(f"{path}:1", f"no 'abstract' column (columns: {', '.join(reader.fieldnames)})")
+        default = collection_from_stem(path.stem)
+        number = 0
         line = reader.line_num + 1
+        for row in reader:
+            number += 1
+            if None in row:
+                raise InputError(f"{path}:{line}", "more cells than header columns")
+            obj = {key: value for key, value in row.items() if value not in (None, "")}
+            yield _record(obj, Origin(str(path), number, line), default, report)
+            line = reader.line_num + 1
+    except csv.Error as error:
+        raise InputError(f"{path}:{line}", f"invalid CSV: {error} (a quoted cell not closed?)") from None
     if number == 0:
         raise InputError(str(path), "no records found (only a header row)")
 
@@ -342,7 +348,11 @@ def expand_inputs(paths: Iterable[Path], report: Report) -> list[Path]:
                 raise InputError(str(path), f"cannot read folder: {exc.strerror}") from None
             found = [p for p in entries if p.is_file() and p.suffix.lower() in READERS and p.stem.upper() not in PROJECT_FILES]
             for skipped in entries:
-                if skipped not in found:
+                if skipped in found:
+                    continue
+                if skipped.is_dir() and skipped.suffix.lower() in READERS:  # an input file replaced by a folder
+                    report.unreadable.append(f"{skipped}: a folder, not a file; its abstracts are left out")
+                else:
                     report.warn(str(skipped), "skipped: not an input file (.txt, .md, .jsonl, .json, .csv)")
             if not found:
                 raise InputError(str(path), "folder holds no input files (.txt, .md, .jsonl, .json, .csv)")
@@ -373,9 +383,19 @@ def read_files(files: list[Path], report: Report, root: Path | None = None, memo
     return list(records_as_read(files, report, root, memo))
 
 
-def records_as_read(files: list[Path], report: Report, root: Path | None = None, memo: Memo | None = None) -> Iterator[Record]:
+def records_as_read(
+    files: list[Path],
+    report: Report,
+    root: Path | None = None,
+    memo: Memo | None = None,
+    readable: dict[str, tuple[list[Record], list[str]]] | None = None,
+) -> Iterator[Record]:
     """`read_files`, each record as soon as it is read: the enrich workers start on the first
-    ones while the rest are read. Repeated ids are reported once all are read."""
+    ones while the rest are read. Repeated ids are reported once all are read. `readable`
+    (`mkdocs serve`, with `memo`): each file's last readable records, by path; a file that
+    cannot be read now is said in `report.unreadable` and its last readable records are used
+    (none where it never was), so a half-saved file never stops the preview; an emptied file
+    has no records."""
     records: list[Record] = []
     for path in files:
         shown = shown_path(path, root) if root else None
@@ -388,11 +408,44 @@ def records_as_read(files: list[Path], report: Report, root: Path | None = None,
             data = path.read_bytes()
         except OSError:
             data = None  # read_file says what is wrong
-        read, warnings = memo.get(("file", str(path), shown, data), lambda: _read_file_alone(path, shown))  # noqa: B023
+        try:
+            read, warnings = memo.get(("file", str(path), shown, data), lambda: _read_file_alone(path, shown))  # noqa: B023
+        except InputError as error:
+            if readable is None:
+                raise
+            read, warnings = _last_readable(str(path), shown, data, error, readable, report)
+        else:
+            if readable is not None:
+                readable[str(path)] = (read, warnings)
         records.extend(read)
         report.warnings.extend(warnings)
         yield from read
+    if readable is not None:
+        for gone in set(readable) - {str(path) for path in files}:
+            del readable[gone]
     _report_repeated_ids(records, report)
+
+
+def _last_readable(
+    path: str,
+    shown: str | None,
+    data: bytes | None,
+    error: InputError,
+    readable: dict[str, tuple[list[Record], list[str]]],
+    report: Report,
+) -> tuple[list[Record], list[str]]:
+    """What a file that cannot be read now stands for under serve: nothing where it was emptied
+    (its pages go), else its last readable records, the error (the file named as pages name it)
+    said in `report.unreadable`."""
+    if data is not None and not data.strip():
+        readable[path] = ([], [])
+        return [], []
+    where = f"{shown}{error.where.removeprefix(path)}" if shown and error.where.startswith(path) else error.where
+    if path in readable:
+        report.unreadable.append(f"{where}: {error.message}; the site shows this file as it was last readable")
+        return readable[path]
+    report.unreadable.append(f"{where}: {error.message}; its abstracts are left out until it can be read")
+    return [], []
 
 
 def _read_file_alone(path: Path, shown_as: str | None) -> tuple[list[Record], list[str]]:

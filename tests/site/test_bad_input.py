@@ -11,14 +11,15 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import bibtexparser
-from bibtexparser.middlewares import SeparateCoAuthors
 import frontmatter
 import pytest
+from bibtexparser.middlewares import SeparateCoAuthors
 from pylatexenc.latex2text import LatexNodes2Text
 from test_scale import PAGE_BUDGET
 
 from generator.errors import InputError
 from generator.pipeline import generate
+from generator.runtime.session import Session
 from generator.sources.readers import read_file
 from generator.sources.urlpolicy import web_url
 from helpers import HOSTILE_URLS, Dom, run_cli
@@ -65,6 +66,11 @@ ERRORS = {
     "jsonl-wrong-types": ({"x.jsonl": '{"abstract": ["a", "b"]}\n'}, "x.jsonl:1: 'abstract' must be text, got list"),
     "json-not-a-list": ({"x.json": '"just a string"'}, "x.json: expected a list of records"),
     "csv-without-abstract-column": ({"x.csv": "title\nT\n"}, "x.csv:1: no 'abstract' column"),
+    "csv-quote-never-closed": ({"x.csv": f'abstract,title\n"{A}",T\n"{B},U\n'}, "x.csv:3: invalid CSV"),
+    "jsonl-half-typed": (
+        {"x.jsonl": json.dumps({"abstract": A}) + '\n{"id": "x1", "abstract": "An abstract being typed'},
+        "x.jsonl:2: invalid JSON",
+    ),
     "unknown-extension": ({"x.docx": "whatever"}, "x.docx: unknown input format"),
     "folder-without-inputs": ({"notes/readme.rst": "hi"}, "notes: folder holds no input files"),
 }
@@ -106,6 +112,58 @@ def test_error_cases_name_the_file_and_line(tmp_path, case):
         generate([target], tmp_path / "docs")
     assert message in str(error.value).replace(str(folder) + "/", "")
     assert not (tmp_path / "docs" / "papers").exists()  # nothing half-written
+
+
+SERVE_CASES = sorted(set(ERRORS) - {"folder-without-inputs", "unknown-extension"})  # a file's content, not the inputs' shape
+
+
+@pytest.mark.parametrize("case", SERVE_CASES)
+def test_under_serve_a_file_that_cannot_be_read_keeps_its_last_readable_abstracts_and_says_why(tmp_path, case):
+    """Under `mkdocs serve` the same saves neither stop the run nor lose an abstract: the file's
+    last readable records stay (an emptied file's pages go), the error is in the report, and the
+    next good save clears it (issue 56)."""
+    files, message = ERRORS[case]
+    (name,) = files
+    folder = make(tmp_path, {name: good_version(name), "other.txt": f"H\n\n{B}\n"})
+    session = Session()
+    assert generate([folder], tmp_path / "docs", session=session).papers == 2
+    (folder / name).write_bytes(files[name] if isinstance(files[name], bytes) else files[name].encode("utf-8"))
+    summary = generate([folder], tmp_path / "docs", session=session)
+    if case == "empty-file":
+        assert summary.papers == 1 and summary.report.unreadable == []
+    else:
+        assert summary.papers == 2
+        (said,) = summary.report.unreadable
+        assert message in said.replace(str(folder) + "/", "") and said.endswith("the site shows this file as it was last readable")
+    (folder / name).write_text(good_version(name), encoding="utf-8")
+    mended = generate([folder], tmp_path / "docs", session=session)
+    assert mended.papers == 2 and mended.report.unreadable == []
+
+
+def good_version(name: str) -> str:
+    """A readable file of `name`'s format holding abstract A."""
+    return {".txt": f"H\n\n{A}\n", ".jsonl": json.dumps({"abstract": A}) + "\n", ".json": json.dumps([{"abstract": A}])}.get(
+        Path(name).suffix, f'abstract\n"{A}"\n'
+    )
+
+
+def test_under_serve_a_file_never_readable_is_left_out_with_the_reason(tmp_path):
+    folder = make(tmp_path, {"other.txt": f"H\n\n{B}\n", "typing.jsonl": '{"id": "x1", "abstract": "An abstract being typed'})
+    summary = generate([folder], tmp_path / "docs", session=Session())
+    assert summary.papers == 1
+    (said,) = summary.report.unreadable
+    assert "typing.jsonl:1: invalid JSON" in said and said.endswith("its abstracts are left out until it can be read")
+
+
+def test_under_serve_an_input_file_replaced_by_a_folder_is_said_and_its_pages_go(tmp_path):
+    folder = make(tmp_path, {"other.txt": f"H\n\n{B}\n", "x.txt": f"H\n\n{A}\n"})
+    session = Session()
+    assert generate([folder], tmp_path / "docs", session=session).papers == 2
+    (folder / "x.txt").unlink()
+    (folder / "x.txt").mkdir()
+    summary = generate([folder], tmp_path / "docs", session=session)
+    assert summary.papers == 1 and len(list((tmp_path / "docs" / "papers").glob("*.md"))) == 1
+    assert summary.report.unreadable == [f"{folder / 'x.txt'}: a folder, not a file; its abstracts are left out"]
 
 
 def test_errors_reach_the_user_without_a_traceback(tmp_path):
