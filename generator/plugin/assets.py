@@ -27,6 +27,7 @@ JAVASCRIPT = (
     "assets/javascripts/map.js",
     "assets/javascripts/browse.js",
     "assets/javascripts/authors.js",
+    "assets/javascripts/live-notice.js",  # under `mkdocs serve` only: input that cannot be read
 )
 CSS = (f"{KATEX}/katex.min.css", "assets/stylesheets/site.css")
 

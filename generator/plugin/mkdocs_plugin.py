@@ -17,6 +17,7 @@ Kept thin: the work is in generator.pipeline; what the site gets is declared in 
 from __future__ import annotations
 
 import html
+import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -51,6 +52,9 @@ from generator.runtime.runcache import FOLDER as CACHE_FOLDER
 from generator.runtime.session import Session
 
 log = logging.getLogger("mkdocs.plugins.abstracts")
+# Under serve: the file every page reads for input that cannot be read, and the theme's setting naming it.
+NOTICE_FILE = "abstracts-notice.json"
+NOTICE_SETTING = "abstracts_live_notice"
 DIRTY_WARNING = "A 'dirty' build is being performed"
 # MkDocs' watcher looks for changes less often: a saved edit waited for it before its rebuild
 # began (decision 0002). The paths the plugin watches (the inputs, the hand-written docs: a few
@@ -113,6 +117,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.finish: Callable[[], list[str]] | None = None
         self.finishing: threading.Thread | None = None
         self.nav: list | None = None  # the navigation the plugin made (mkdocs.yml has none)
+        # Under serve: input files the last run could not read (shown on every page, said once per change).
+        self.unreadable: list[str] = []
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
@@ -160,6 +166,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         if config.nav is None:
             self.nav = [*assets.NAV, *_hand_written_pages(Path(config.docs_dir))]
             config.nav = self.nav
+        if self.session is not None:
+            config.extra[NOTICE_SETTING] = NOTICE_FILE  # every page gets the notice of input that cannot be read
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -190,7 +198,11 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
         self.finish = summary.finish
+        unreadable, said = summary.report.unreadable, self.unreadable
+        self.unreadable = unreadable
         for line in summary.lines():
+            if line.startswith("cannot read ") and unreadable == said:
+                continue  # said when it began; every page shows it meanwhile
             # Info, not warning: handled input problems are reported, and must not fail `--strict`.
             log.info(f"abstracts: {line}")
 
@@ -284,6 +296,10 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.session is not None:
+            # Read by every served page (live-notice.js) after the reload this build causes.
+            notice = json.dumps({"problems": self.unreadable}, ensure_ascii=False).encode("utf-8")
+            write_atomic(Path(config.site_dir) / NOTICE_FILE, notice)
         if self.finish is not None:
             # Under serve the reload does not wait for the topic map: only map.json needs it, and
             # it is made on the other core (decision 0002). It is written to docs/ and the site after.
