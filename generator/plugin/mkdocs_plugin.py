@@ -16,6 +16,7 @@ Kept thin: the work is in generator.pipeline; what the site gets is declared in 
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import logging
@@ -33,7 +34,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
@@ -119,6 +120,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.nav: list | None = None  # the navigation the plugin made (mkdocs.yml has none)
         # Under serve: input files the last run could not read (shown on every page, said once per change).
         self.unreadable: list[str] = []
+        self.removed: list[str] = []  # under serve: generated files the last run removed from docs/
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining on_startup also makes MkDocs keep this instance across the rebuilds of `serve`.
@@ -198,6 +200,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         except InputError as error:
             raise Abort(f"abstracts: {error}") from None
         self.finish = summary.finish
+        self.removed = summary.write.removed
         unreadable, said = summary.report.unreadable, self.unreadable
         self.unreadable = unreadable
         for line in summary.lines():
@@ -297,6 +300,9 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.session is not None:
+            # A --dirty build leaves the site's copies of pages whose Markdown the run removed
+            # (an input file deleted or renamed): served, they would outlive their paper.
+            _remove_built(self.removed, config)
             # Read by every served page (live-notice.js) after the reload this build causes.
             notice = json.dumps({"problems": self.unreadable}, ensure_ascii=False).encode("utf-8")
             write_atomic(Path(config.site_dir) / NOTICE_FILE, notice)
@@ -356,6 +362,17 @@ def _finish(finish: Callable[[], list[str]], docs_dir: Path, site_dir: Path) -> 
 
 def _other_extensions(config: MkDocsConfig) -> tuple[list, dict]:
     return [e for e in config.markdown_extensions if e != paperlist.NAME], config.mdx_configs
+
+
+def _remove_built(removed: list[str], config: MkDocsConfig) -> None:
+    """The built files (and folders left empty) of docs/ files the generator removed."""
+    site_dir = Path(config.site_dir)
+    for relative in removed:
+        built = Path(File(relative, config.docs_dir, config.site_dir, config.use_directory_urls).abs_dest_path)
+        if built.is_file() and built.is_relative_to(site_dir):
+            built.unlink()
+            with contextlib.suppress(OSError):  # not empty: other pages live there
+                built.parent.rmdir()
 
 
 def _build_again(server: LiveReloadServer) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -157,5 +158,16 @@ def test_a_deleted_or_renamed_input_file_takes_its_pages_along(served, browser):
         time.sleep(0.2)
     else:
         pytest.fail("the deleted file's paper is still listed")
+    # No stale page left in the served site (removed at the end of the build that dropped it).
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "papers/quiet-harbours-for-federated-tuning/", timeout=2).close()
+        except urllib.error.HTTPError as error:
+            assert error.code == 404
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("the deleted file's paper page is still served")
     answers_quickly(base)
     assert "Traceback" not in log.read_text()
