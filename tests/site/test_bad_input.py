@@ -173,6 +173,16 @@ def test_errors_reach_the_user_without_a_traceback(tmp_path):
     assert result.stderr.strip() == f"error: {folder}/x.jsonl:2: invalid JSON: Expecting property name enclosed in double quotes (column 2)"
 
 
+@pytest.mark.parametrize("case", ["csv-quote-never-closed", "jsonl-half-typed", "invalid-utf8"])
+def test_a_half_saved_file_fails_a_build_with_status_2_and_its_line(tmp_path, case):
+    """What `mkdocs serve` now rides over still stops a build (CI must fail on bad input)."""
+    files, message = ERRORS[case]
+    folder = make(tmp_path, files)
+    result = run_cli("build", str(folder), "--site", str(tmp_path / "site"), "--docs", str(tmp_path / "docs"))
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
 def test_missing_path_unreadable_file_and_output_that_is_a_file(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="no such file or folder"):
         generate([tmp_path / "nope.txt"], tmp_path / "docs")
