@@ -65,6 +65,7 @@ ERRORS = {
     "jsonl-missing-abstract": ({"x.jsonl": '{"title": "T"}\n'}, "x.jsonl:1: record has no 'abstract'"),
     "jsonl-wrong-types": ({"x.jsonl": '{"abstract": ["a", "b"]}\n'}, "x.jsonl:1: 'abstract' must be text, got list"),
     "json-not-a-list": ({"x.json": '"just a string"'}, "x.json: expected a list of records"),
+    "json-half-typed": ({"x.json": '[{"abstract": "An abstract being typed'}, "x.json:1: invalid JSON"),
     "csv-without-abstract-column": ({"x.csv": "title\nT\n"}, "x.csv:1: no 'abstract' column"),
     "csv-quote-never-closed": ({"x.csv": f'abstract,title\n"{A}",T\n"{B},U\n'}, "x.csv:3: invalid CSV"),
     "jsonl-half-typed": (
