@@ -24,8 +24,9 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how the run went where the user may want to know (not problems)
-    # Under `mkdocs serve` only: input files that could not be read this run ("file:line: what is
-    # wrong"), their last readable version used instead (or, never readable, left out).
+    # Input files that could not be read this run ("file:line: what is wrong"), where the run went
+    # on: under `mkdocs serve` their last readable version is used (never readable: left out);
+    # an input file replaced by a folder, in any run, is left out.
     unreadable: list[str] = field(default_factory=list)
 
     def warn(self, where: str, message: str) -> None:

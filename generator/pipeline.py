@@ -258,7 +258,7 @@ def serving_meanings(papers: Sequence[Paper], model: Source, report: Report, ses
     except Unavailable:  # no stand-in: the model embeds now
         return paper_meanings(papers, model, report, session.meanings), model
     aside = session.embedding
-    if aside is not None and not aside.is_alive() and aside.error is None:
+    if aside is not None and aside.succeeded():
         session.meanings.setdefault(model.identity, {}).update(aside.vectors)  # also where the store could not keep them
         session.embedding = aside = None
     if aside is None:

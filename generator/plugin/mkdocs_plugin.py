@@ -248,7 +248,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             # Vectors embedded aside (pipeline.serving_meanings) are linked by a build of their own.
             self.session.rebuild = partial(_build_again, server)
             aside = self.session.embedding
-            if aside is not None and not aside.is_alive() and aside.error is None:  # ready before the server was
+            if aside is not None and aside.succeeded():  # ready before the server was
                 _build_again(server)
         for path in self.config.inputs:
             server.watch(path)

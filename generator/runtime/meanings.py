@@ -76,14 +76,27 @@ class VectorStore:
             self.failed = str(error)
 
 
+def _known(
+    keys: list[bytes], model: Source, store: VectorStore | None, memory: dict[str, dict[bytes, np.ndarray]] | None
+) -> dict[bytes, np.ndarray]:
+    """The vectors of `model` held for `keys`: in the server's `memory` (by source and text: a
+    source that changes under serve, the model installed meanwhile, never meets the last
+    source's vectors), else in the `store`."""
+    held = memory.get(model.identity, {}) if memory is not None else {}
+    known = {key: held[key] for key in keys if key in held}
+    wanted = list(dict.fromkeys(key for key in keys if key not in known))
+    if wanted and store is not None:
+        known.update(store.get(wanted))
+    return known
+
+
 def missing_texts(
     texts: list[str], model: Source, store: VectorStore | None, memory: dict[str, dict[bytes, np.ndarray]] | None
 ) -> list[str]:
     """The texts (each once, in order) with no vector of `model` in `memory` or the `store`."""
-    held = memory.get(model.identity, {}) if memory is not None else {}
-    first_text = {key: text for key, text in zip(map(text_key, texts), texts) if key not in held}
-    found = store.get(list(first_text)) if store is not None and first_text else {}
-    return [text for key, text in first_text.items() if key not in found]
+    first_text = dict(zip(map(text_key, texts), texts))
+    known = _known(list(first_text), model, store, memory)
+    return [text for key, text in first_text.items() if key not in known]
 
 
 class BackgroundEmbedding(threading.Thread):
@@ -103,6 +116,10 @@ class BackgroundEmbedding(threading.Thread):
         self.texts, self.embed, self.store, self.ready, self.failed = texts, embed, store, ready, failed
         self.vectors: dict[bytes, np.ndarray] = {}
         self.error: str | None = None
+
+    def succeeded(self) -> bool:
+        """Whether the vectors are all made (the thread ended without an error)."""
+        return not self.is_alive() and self.error is None
 
     def run(self) -> None:
         began = time.perf_counter()
@@ -128,14 +145,7 @@ def meaning_vectors(
     `memory` (this server's last run, by source identity and text) or the `store`;
     `embed(texts)` computes the others."""
     keys = [text_key(text) for text in texts]
-    known: dict[bytes, np.ndarray] = {}
-    # The server's memory is by source and text: a source that changes under serve (the model
-    # installed meanwhile) never meets the last source's vectors.
-    held = memory.get(model.identity, {}) if memory is not None else {}
-    known.update((key, held[key]) for key in keys if key in held)
-    wanted = list(dict.fromkeys(key for key in keys if key not in known))
-    if wanted and store is not None:
-        known.update(store.get(wanted))
+    known = _known(keys, model, store, memory)
     first_text = dict(zip(keys, texts))
     missing = list(dict.fromkeys(key for key in keys if key not in known))
     if missing:

@@ -73,3 +73,20 @@ def mkdocs_serve(config: Path, log: Path):
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.read().decode("utf-8")
+
+
+def wait_for_text(url: str, text: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if text in fetch(url):
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"{url} never showed {text!r}")

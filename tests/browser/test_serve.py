@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from pathlib import Path
 
 import frontmatter
 import pytest
-from serving import copy_project, mkdocs_serve
+from serving import copy_project, fetch, mkdocs_serve, wait_for_text
 
 from browsing import CHROMIUM, IN_CI, search, sync_api
 
@@ -114,23 +113,6 @@ def test_editing_an_abstract_updates_the_open_page_without_a_manual_reload(serve
         raise
     finally:
         page.close()
-
-
-def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.read().decode("utf-8")
-
-
-def wait_for_text(url: str, text: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if text in fetch(url):
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"{url} never showed {text!r}")
 
 
 def test_an_edit_builds_once_and_hand_written_pages_are_still_watched(served_project):

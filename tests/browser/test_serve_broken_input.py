@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from serving import copy_project, mkdocs_serve
+from serving import copy_project, mkdocs_serve, wait_for_text
 
 from browsing import AXE, CHROMIUM, IN_CI, axe_violations, sync_api
 
@@ -51,19 +51,6 @@ def notice_of(page):
     return page.locator(".abstracts-notice")
 
 
-def wait_for_page(base: str, path: str, text: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(base + path, timeout=2) as response:
-                if text in response.read().decode("utf-8"):
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"{path} never showed {text!r}")
-
-
 @pytest.fixture
 def served(tmp_path):
     """A copy of the project with a JSON Lines and a CSV input beside the seeds, served."""
@@ -78,7 +65,7 @@ def served(tmp_path):
 
 def test_a_half_written_save_keeps_the_last_good_site_served_with_a_notice(served, browser):
     seeds, base, log = served
-    wait_for_page(base, "papers/sparse-lanterns-for-graph-coarsening/", "sparse lanterns")
+    wait_for_text(base + "papers/sparse-lanterns-for-graph-coarsening/", "sparse lanterns")
     page = browser.new_page()
     try:
         open_page(page, base + "papers/sparse-lanterns-for-graph-coarsening/")
@@ -100,17 +87,17 @@ def test_a_half_written_save_keeps_the_last_good_site_served_with_a_notice(serve
         answers_quickly(base)
         answers_quickly(base + "papers/sparse-lanterns-for-graph-coarsening/")
         # The seeds' papers are still there (their last good version) ...
-        wait_for_page(base, "papers.json", "PatchSAE")
+        wait_for_text(base + "papers.json", "PatchSAE")
         # ... and an edit of another file meanwhile shows.
         edited = {**JSONL_RECORD, "abstract": JSONL_RECORD["abstract"] + " Edited while the seeds were broken."}
         (seeds / "typed.jsonl").write_text(json.dumps(edited) + "\n", encoding="utf-8")
-        wait_for_page(base, "papers/sparse-lanterns-for-graph-coarsening/", "Edited while the seeds were broken.")
+        wait_for_text(base + "papers/sparse-lanterns-for-graph-coarsening/", "Edited while the seeds were broken.")
 
         # The next good save: the notice goes, and the page shows the mended abstract.
         seed.write_bytes(good + b"\n\nWe propose MendNet, a network that mends bytes in pasted abstracts of graph lanterns.\n")
         open_page(page, base + "papers/sparse-lanterns-for-graph-coarsening/")
         sync_api.expect(notice_of(page)).to_be_hidden(timeout=30_000)
-        wait_for_page(base, "papers.json", "MendNet")
+        wait_for_text(base + "papers.json", "MendNet")
 
         # A JSON Lines record half typed.
         (seeds / "typed.jsonl").write_text(json.dumps(edited) + '\n{"id": "x1", "abstract": "An abstract being typed', encoding="utf-8")
@@ -124,7 +111,7 @@ def test_a_half_written_save_keeps_the_last_good_site_served_with_a_notice(serve
         (seeds / "sheet.csv").write_text(CSV_TEXT + 'Open Quote,"We begin a cell and never close it\n', encoding="utf-8")
         sync_api.expect(notice_of(page)).to_contain_text("sheet.csv:3: invalid CSV", timeout=30_000)
         answers_quickly(base)
-        wait_for_page(base, "papers.json", "Quiet Harbours")
+        wait_for_text(base + "papers.json", "Quiet Harbours")
         (seeds / "sheet.csv").write_text(CSV_TEXT, encoding="utf-8")
         sync_api.expect(notice_of(page)).to_be_hidden(timeout=30_000)
 
@@ -146,9 +133,9 @@ def test_a_half_written_save_keeps_the_last_good_site_served_with_a_notice(serve
 
 def test_a_deleted_or_renamed_input_file_takes_its_pages_along(served, browser):
     seeds, base, log = served
-    wait_for_page(base, "papers.json", "Quiet Harbours")
+    wait_for_text(base + "papers.json", "Quiet Harbours")
     (seeds / "sheet.csv").rename(seeds / "renamed.csv")
-    wait_for_page(base, "papers/quiet-harbours-for-federated-tuning/", "renamed.csv")
+    wait_for_text(base + "papers/quiet-harbours-for-federated-tuning/", "renamed.csv")
     (seeds / "renamed.csv").unlink()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
