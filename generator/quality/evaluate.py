@@ -38,6 +38,7 @@ from generator.enrich.paper import enrich
 from generator.enrich.tagging import mentions, normalise_keyword
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
 from generator.enrich.titlegate import name_follows, title_defects
+from generator.enrich.titles import MAX_PAIR_WORDS
 from generator.errors import InputError, Report
 from generator.language.meaning.source import Source
 from generator.language.textutil import fold, normalise_term, sentences, singular
@@ -104,6 +105,41 @@ def leading_name(title: str) -> str | None:
         return None
     prefix = title.split(": ", 1)[0].strip()
     return prefix if prefix and len(prefix.split()) == 1 else None
+
+
+MAX_LEAD_WORDS = 4  # 'NatureLM-audio:', 'Beyond Accuracy:': a title that leads, as real titles do
+
+
+def title_lead(title: str) -> str | None:
+    """What a title leads with: the words before its first colon, when at most four."""
+    if ":" not in title:
+        return None
+    prefix = title.split(":", 1)[0].strip()
+    return prefix if prefix and len(prefix.split()) <= MAX_LEAD_WORDS else None
+
+
+def real_title_leads_with(name: str, real: str) -> bool:
+    """The real title leads with this name ('PatchSAE' for 'PatchSAE: ...')."""
+    real_lead = title_lead(real)
+    return bool(real_lead and contains(name_tokens(real_lead), name_tokens(name)))
+
+
+def leads_with_own_name(derived: str, real: str) -> bool:
+    """The derived title leads with a name the real title leads with."""
+    lead = leading_name(derived)
+    return bool(lead and real_title_leads_with(lead, real))
+
+
+def and_pair(title: str) -> bool:
+    """A short "X and Y" title (at most nine words): a pair of topics says what a paper is near,
+    not what it does. Real titles have this shape about 5% of the time."""
+    return len(title.split()) <= MAX_PAIR_WORDS and " and " in f" {title.lower()} "
+
+
+def _f1(precision: float | None, recall: float | None) -> float | None:
+    if precision is None or recall is None:
+        return None
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 def title_contains_name(title: str, name: str) -> bool:
@@ -286,8 +322,14 @@ def load(path: Path, limit: int | None = None) -> list[Record]:
 def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
     colon_hits, any_hits, precision_hits, derived_named, real_colon = [], [], [], [], []
     f1s, derived_words, real_words = [], [], []
+    derived_leads: list[bool] = []
+    real_leads: list[bool] = []
     for paper, record in zip(papers, records):
         real = record.title or ""
+        if leading_name(paper.title):
+            derived_leads.append(leads_with_own_name(paper.title, real))
+        if title_lead(real):
+            real_leads.append(leads_with_own_name(paper.title, real))
         name = real_title_name(real)
         real_colon.append(bool(name and name.colon))
         if name:
@@ -309,6 +351,10 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
         Metric("name_precision", f"name precision (derived titles led by a name, n={len(precision_hits)})", _share(precision_hits)),
         Metric("real_colon_named", "real titles with a colon name", _share(real_colon)),
         Metric("derived_named", "derived titles led by a name", _share(derived_named)),
+        Metric("lead_precision", f"leads with its own name, precision (n={len(derived_leads)})", _share(derived_leads)),
+        Metric("lead_recall", f"leads with its own name, recall (real leads, n={len(real_leads)})", _share(real_leads)),
+        Metric("lead_f1", "leads with its own name, F1", _f1(_share(derived_leads), _share(real_leads)), "mean"),
+        Metric("and_pairs", f'short "X and Y" titles (at most {MAX_PAIR_WORDS} words)', _share([and_pair(p.title) for p in papers])),
         Metric("rouge1_f1", "title overlap, ROUGE-1 F1 (mean)", _mean(f1s), "mean"),
         Metric("derived_words", "title words, derived (mean)", _mean(derived_words), "mean"),
         Metric("real_words", "title words, real (mean)", _mean(real_words), "mean"),
