@@ -10,9 +10,11 @@ and writes their parameters to `generator/data/choices.yml` and
 - name: logistic regression, one row per name candidate; label: `evaluate.name_hit`
   (the real title carries the name, or spells it out and has no colon name of its own). The threshold for showing the best
   candidate is the highest that keeps 97% of the colon names that always showing it
-  would get: the model drops the names least likely to be in the title. A shown name leads
-  ('Name: phrase') only above the probability where LEAD_PRECISION of the training titles
-  led so carry the name; else it follows the phrase ('phrase (Name)').
+  would get: the model drops the names least likely to be in the title; a shown name follows
+  the phrase ('phrase (Name)').
+- lead: logistic regression, one row per paper with an introduced name (its first); label:
+  the real title leads with it ('PatchSAE: ...'). Above its threshold the name leads: the best
+  F1 of leading on the training venues among thresholds with precision >= LEAD_PRECISION.
 - phrase: ridge regression, one row per descriptive phrase; target: ROUGE-1 F1 of the
   phrase against the real title without its leading "Name:".
 - sentence: ridge regression, one row per abstract sentence of a paper with an author
@@ -57,7 +59,7 @@ from generator.enrich.titles import descriptor_candidates
 from generator.errors import Report
 from generator.language import learned
 from generator.language.textutil import sentences
-from generator.quality.evaluate import evaluate_records, name_hit, real_title_name, rouge1_f1
+from generator.quality.evaluate import evaluate_records, name_hit, real_title_leads_with, real_title_name, rouge1_f1, title_lead
 from generator.sources import markup
 from generator.sources.readers import read_file
 
@@ -74,9 +76,9 @@ _VERB_CUES = frozenset(
     "consistently significantly still further then".split()
 )
 RECALL_KEPT = 0.97
-# A title leads with its name only where such names are in the real title 4 times in 5 (on
-# the training papers); a less certain name follows the phrase.
-LEAD_PRECISION = 0.8
+# A title leads with its name at the best F1 where at least 3 in 4 such leads are right (on the
+# training papers): a wrong 'Name:' misleads more than a name after the phrase (decision 0029).
+LEAD_PRECISION = 0.75
 COMMON_WORD_DOCS = 5
 
 
@@ -211,15 +213,35 @@ def choose_threshold(papers: list[tuple[float, bool, bool]]) -> float:
     return max(t / 100 for t in range(0, 100) if recall(t / 100) >= RECALL_KEPT * always)
 
 
-def choose_lead_threshold(papers: list[tuple[float, bool, bool]], floor: float) -> float:
-    """The lowest probability at which leading titles with their name is right (the real title
-    carries it) LEAD_PRECISION of the time on the training papers: a wrong 'Name:' misleads
-    more than a name after the phrase."""
-    for t in range(round(floor * 100), 100):
-        chosen = [hit for probability, hit, _ in papers if probability >= t / 100]
-        if chosen and sum(chosen) >= LEAD_PRECISION * len(chosen):
-            return t / 100
-    return 1.0
+def lead_rows(examples: list[Example]) -> list[tuple[dict, bool]]:
+    """Per paper with an introduced name: the features of the first one (the only name a title
+    shows, `titles.choose_name`) and whether the real title leads with it ('PatchSAE: ...')."""
+    rows = []
+    for example in examples:
+        url_text = " ".join(markup.URL.findall(example.text))
+        first = next((name for name in example.names if name.rule not in NOT_INTRODUCED), None)
+        if first:
+            features = name_features(first, 0, example.text, example.sentences, url_text)
+            rows.append((features, real_title_leads_with(first.name, example.title)))
+    return rows
+
+
+def choose_lead_threshold(model: learned.Linear, rows: list[tuple[dict, bool]], real_leads: int) -> float:
+    """The probability above which a title leads with its name: the best F1 of "leads with its
+    own name" on the training papers (recall over every real title that leads, named or not)
+    among thresholds whose precision is at least LEAD_PRECISION: a wrong 'Name:' misleads more
+    than a name after the phrase."""
+    scored = [(model.probability(features), right) for features, right in rows]
+    best, chosen = -1.0, 1.0
+    for t in range(1, 100):
+        led = [right for probability, right in scored if probability >= t / 100]
+        if not led or sum(led) < LEAD_PRECISION * len(led):
+            continue
+        precision, recall = sum(led) / len(led), sum(led) / max(1, real_leads)
+        f1 = 2 * precision * recall / (precision + recall)
+        if f1 > best:
+            best, chosen = f1, t / 100
+    return chosen
 
 
 def propose(example: Example) -> Example:
@@ -262,11 +284,14 @@ def train(examples: list[Example]) -> learned.Choices:
                 targets.append(rouge1_f1(sentence, example.tldr))
     sentence_model = _fit_linear(rows, targets, None, classify=False)
     odds = first_name_odds(name_model, examples)
-    threshold = choose_threshold(odds)
+    leads = lead_rows(examples)
+    lead_model = _fit_linear([row for row, _ in leads], [right for _, right in leads], None, classify=True)
+    real_leads = sum(1 for example in examples if title_lead(example.title))
     return learned.Choices(
         name=name_model,
-        name_threshold=threshold,
-        name_lead_threshold=choose_lead_threshold(odds, threshold),
+        name_threshold=choose_threshold(odds),
+        lead=lead_model,
+        lead_threshold=choose_lead_threshold(lead_model, leads, real_leads),
         phrase=phrase_model,
         sentence=sentence_model,
         titleness=words,
@@ -285,12 +310,15 @@ def write(choices: learned.Choices, corpora: list[str]) -> None:
     header = (
         "# Learned by `make train` (scripts/train.py) from the real titles and TL;DRs of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
-        "# name: logistic regression (does the real title carry this name?): shown above `threshold`,\n"
-        "#   leading the title ('Name: phrase') above `lead_threshold`, else after it ('phrase (Name)').\n"
+        "# name: logistic regression (does the real title carry this name?): shown after the phrase\n"
+        "#   ('phrase (Name)') above `threshold`.\n"
+        "# lead: logistic regression (does the real title lead with this name?): leads ('Name: phrase')\n"
+        "#   above `threshold`.\n"
         "# phrase, sentence: ridge regression of ROUGE-1 F1 against the real title / TL;DR.\n"
     )
     body = {
-        "name": _linear_yaml(choices.name, {"threshold": choices.name_threshold, "lead_threshold": choices.name_lead_threshold}),
+        "name": _linear_yaml(choices.name, {"threshold": choices.name_threshold}),
+        "lead": _linear_yaml(choices.lead, {"threshold": choices.lead_threshold}),
         "phrase": _linear_yaml(choices.phrase),
         "sentence": _linear_yaml(choices.sentence),
     }

@@ -97,8 +97,50 @@ def name_features(candidate: IntroducedName, rank: int, text: str, sentences: Se
         "appositive": float(any(_APPOSITIVE.match(text, p + len(name)) for p in positions)),
         # The paper's own name is what its sentences are about ('GNNCert provably predicts ...').
         "sentence_subject": float(sum(1 for s in sentences[1:] if s.startswith(name + " "))),
+        **_contribution_features(candidate, sentences),
     }
     return features
+
+
+# 'we propose [a new ...] X', 'this paper introduces X': the name is the contribution.
+_PROPOSED = re.compile(
+    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?"
+    r"(?:propose|present|introduce|develop|design|build|create|release|construct|curate|offer|devise)[sd]?\b",
+    re.IGNORECASE,
+)
+_NAMED_RIGHT_BEFORE = re.compile(
+    r"(?:propose|present|introduce|call|dub|name|term)(?:s|d|ed)?\s+(?:(?:a|an|the)\s+)?(?:[\w-]+\s+)?$", re.IGNORECASE
+)
+# The name as the subject of a claim: 'X achieves ...', 'we show that X outperforms ...'.
+_BEFORE_CLAIM = re.compile(r"^\s*(?:(?:\S+\s){0,4}that\s+)?(?:our\s+|the\s+)?$", re.IGNORECASE)
+_CLAIM_VERB = re.compile(
+    r"\s*(?:\([^()]*\)\s*)?(?:\w+ly\s+)?(?:achieves|outperforms|improves|is|can|enables|reduces|provides|shows|"
+    r"demonstrates|yields|also|not only|delivers|surpasses|attains|sets|matches|consistently|significantly)\b",
+    re.IGNORECASE,
+)
+
+
+def _contribution_features(candidate: IntroducedName, sentences: Sequence[str]) -> dict[str, float]:
+    """Whether the abstract presents the name as its contribution and makes claims about it:
+    the evidence that the real title leads with it ('PatchSAE: ...')."""
+    name = candidate.name
+    defining = candidate.sentence or ""
+    before = defining[: max(0, defining.find(name))]
+    claims = 0
+    with_name = 0
+    for sentence in sentences:
+        position = sentence.find(name)
+        if position < 0:
+            continue
+        with_name += 1
+        if _BEFORE_CLAIM.match(sentence[:position]) and _CLAIM_VERB.match(sentence, position + len(name)):
+            claims += 1
+    return {
+        "proposed_in_sentence": float(_PROPOSED.search(before) is not None),
+        "proposed_right_before": float(_NAMED_RIGHT_BEFORE.search(before) is not None),
+        "claim_subject": min(claims, 3) / 3,
+        "sentence_share": with_name / max(1, len(sentences)),
+    }
 
 
 # --- Descriptive phrases ---------------------------------------------------------------------

@@ -5,7 +5,7 @@ models choose among them. They are trained by `make train` (`scripts/train.py`) 
 the real titles and TL;DRs of ../shared/corpus and stored as readable files:
 
 - `data/choices.yml`: per choice, a bias, a weight per named feature and, for the name,
-  the probability above which a title leads with it;
+  the probabilities above which a title shows it and leads with it;
 - `data/title_words.tsv`: how much likelier each word is in a real title than in an
   abstract (log ratio), the "titleness" the phrase and sentence features use;
 - `data/verbs.txt`: words abstracts mostly use as verbs ('we navigate', 'to comprise'),
@@ -53,9 +53,10 @@ def logistic(score: float) -> float:
 
 @dataclass(frozen=True)
 class Choices:
-    name: Linear = Linear()  # does the real title lead with this name candidate?
+    name: Linear = Linear()  # does the real title carry this name candidate?
     name_threshold: float = 0.5  # show the best name in the title only above this probability
-    name_lead_threshold: float = 0.5  # and lead with it ('Name: phrase') only above this one
+    lead: Linear = Linear()  # does the real title lead with the abstract's name ('Name: ...')?
+    lead_threshold: float = 0.5  # lead with it only above this probability
     phrase: Linear = Linear()  # how much of the real title a descriptive phrase recovers
     sentence: Linear = Linear()  # how well a sentence states what the paper does
     titleness: Mapping[str, float] = field(default_factory=dict)  # word -> log(P(title) / P(abstract))
@@ -73,7 +74,8 @@ def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt
     return Choices(
         name=_linear(data.get("name")),
         name_threshold=float((data.get("name") or {}).get("threshold", 0.5)),
-        name_lead_threshold=float((data.get("name") or {}).get("lead_threshold", 0.5)),
+        lead=_linear(data.get("lead")),
+        lead_threshold=float((data.get("lead") or {}).get("threshold", 0.5)),
         phrase=_linear(data.get("phrase")),
         sentence=_linear(data.get("sentence")),
         titleness=lexicon.word_values(title_words_tsv),

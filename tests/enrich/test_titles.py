@@ -6,9 +6,10 @@ import dataclasses
 
 import pytest
 
+from generator.enrich import titles
 from generator.enrich.names import IntroducedName, find_acronyms, name_candidates
 from generator.enrich.titlegate import title_defects
-from generator.enrich.titles import MAX_SUMMARY_CHARS, choose_name, derive_summary, derive_title
+from generator.enrich.titles import MAX_SUMMARY_CHARS, Phrase, choose_name, derive_summary, derive_title, descriptor_candidates, topic_pair
 from generator.language import learned
 
 
@@ -72,7 +73,7 @@ def test_parameters_are_read_from_readable_files():
         "name:\n  threshold: 0.4\n  bias: -1.0\n  weights: {rule=naming: 2.5}\nphrase:\n  bias: 0.1\n  weights: {}\n",
         "# word\ttitleness\nbenchmark\t1.25\nwe\t-3.0\n",
     )
-    assert choices.name_threshold == 0.4 and choices.name_lead_threshold == 0.5  # the lead threshold's default
+    assert choices.name_threshold == 0.4 and choices.lead_threshold == 0.5  # the lead threshold's default
     assert choices.name.score({"rule=naming": 1.0, "unknown": 5.0}) == pytest.approx(1.5)
     assert choices.titleness == {"benchmark": 1.25, "we": -3.0}
     assert choices.sentence.score({"anything": 1.0}) == 0.0  # a model absent from the file scores nothing
@@ -80,8 +81,8 @@ def test_parameters_are_read_from_readable_files():
 
 def test_the_shipped_parameters_hold_a_model_for_each_choice():
     choices = learned.choices()
-    assert choices.name.weights and choices.phrase.weights and choices.sentence.weights
-    assert 0.0 < choices.name_threshold <= choices.name_lead_threshold < 1.0
+    assert choices.name.weights and choices.lead.weights and choices.phrase.weights and choices.sentence.weights
+    assert 0.0 < choices.name_threshold < 1.0 and 0.0 < choices.lead_threshold < 1.0
     assert "recipe" in choices.words and "gnncert" not in choices.words  # 'REcipe' is a highlighted word, 'GNNCert' a name
     assert len(choices.titleness) > 1000
     assert choices.titleness["rethinking"] > 0 > choices.titleness["propose"]  # learned: titles name, abstracts narrate
@@ -95,7 +96,7 @@ PPA = (
 
 
 def _with_thresholds(show: float, lead: float) -> learned.Choices:
-    return dataclasses.replace(learned.choices(), name_threshold=show, name_lead_threshold=lead)
+    return dataclasses.replace(learned.choices(), name_threshold=show, lead_threshold=lead)
 
 
 def test_the_model_decides_whether_a_title_shows_the_name_and_leads_with_it():
@@ -105,6 +106,9 @@ def test_the_model_decides_whether_a_title_shows_the_name_and_leads_with_it():
         learned.use(_with_thresholds(0.0, 0.0))  # sure: the name leads
         lead, title = derive_title(PPA, names)
         assert lead is not None and title.startswith("PPA: Proactive Privacy Amnesia")
+        learned.use(_with_thresholds(1.0, 0.0))  # the lead model alone decides that a name leads
+        lead, title = derive_title(PPA, names)
+        assert lead is not None and title.startswith("PPA: ")
         learned.use(_with_thresholds(0.0, 1.0))  # likely, not sure: the name follows the phrase
         lead, title = derive_title(PPA, names)
         assert title.startswith("Proactive Privacy Amnesia") and title.endswith(" (PPA)") and title_defects(title, "PPA") == []
@@ -113,6 +117,47 @@ def test_the_model_decides_whether_a_title_shows_the_name_and_leads_with_it():
         assert lead is None and "PPA" not in title and title_defects(title) == []
     finally:
         learned.use(None)
+
+
+PAIRED = (
+    "Graph neural networks learn node embeddings. Message passing in graph neural networks mixes features of "
+    "neighbouring nodes, and over-smoothing of node embeddings limits depth. We propose a residual gate that "
+    "keeps node embeddings apart in deep graph neural networks. Our residual gate trains 64-layer networks."
+)
+
+
+def test_a_pair_of_topics_is_a_title_only_when_nothing_else_passes(monkeypatch):
+    """'Graph Neural Networks and Node Embeddings' says what the paper is near; the proposal says what it does."""
+    names = name_candidates(PAIRED, [], find_acronyms(PAIRED))
+    candidates = descriptor_candidates(PAIRED, names)
+    assert any(topic_pair(p) for p in candidates)  # the pair is proposed ...
+    _, title = derive_title(PAIRED, names)
+    assert not topic_pair(Phrase(title, "shown", 0)) and "Residual Gate" in title, title  # ... and loses to the proposal
+    only_pairs = [p for p in candidates if topic_pair(p)]
+    monkeypatch.setattr(titles, "descriptor_candidates", lambda text, names: only_pairs)
+    assert derive_title(PAIRED, names)[1] in {p.text for p in only_pairs}  # the last resort still gives a title
+
+
+JOINED = (
+    "Zeroth-order optimization algorithms estimate gradients from function values. We give a stability analysis "
+    "of zeroth-order optimization algorithms under convex and non-convex losses. The stability analysis yields "
+    "generalization bounds for zeroth-order optimization algorithms."
+)
+
+
+def test_two_terms_the_abstract_joins_make_a_title_that_says_how_they_relate():
+    phrases = {p.text: p.rule for p in descriptor_candidates(JOINED, [])}
+    assert phrases.get("Stability Analysis of Zeroth-Order Optimization Algorithms") == "keyphrases-joined", phrases
+    assert "Zeroth-Order Optimization Algorithms and Stability Analysis" in phrases  # the pair is still proposed
+    _, title = derive_title(JOINED, [])
+    assert title == "Stability Analysis of Zeroth-Order Optimization Algorithms"
+
+
+def test_topic_pairs_are_short_phrases_joined_by_and():
+    assert topic_pair(Phrase("Dynamical Systems and Latent States", "proposal", 0))
+    assert topic_pair(Phrase("Anything", "keyphrases", 0))  # the rule that joins two topics
+    assert not topic_pair(Phrase("Residual Gate for Deep Graph Neural Networks", "proposal", 0))
+    assert not topic_pair(Phrase("Learning Fast and Slow Dynamics of Large Graphs With Many Node Types", "proposal", 0))
 
 
 def test_names_follow_the_word_list_in_use():
