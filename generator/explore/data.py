@@ -221,7 +221,7 @@ def browse_data(papers: list[Paper], areas: list[str], tags: list[str], collecti
     tag_index = {name: i for i, name in enumerate(tags)}
     collection_index = {name: i for i, name in enumerate(collections)}
     author_names = [author.name for author in everyone]
-    author_index = {name: i for i, name in enumerate(author_names)}
+    author_index = {spelling: i for i, author in enumerate(everyone) for spelling in author.spellings}
     return {
         "areas": areas,
         "tags": tags,
@@ -234,7 +234,7 @@ def browse_data(papers: list[Paper], areas: list[str], tags: list[str], collecti
                 area_index[p.area],
                 collection_index[p.collection],
                 [tag_index[t] for t in p.tags if t in tag_index],
-                [author_index[a] for a in p.authors],
+                list(dict.fromkeys(author_index[a] for a in p.authors)),
             ]
             for p in papers
         ],

@@ -9,7 +9,7 @@ is about 2,000 under S), and the index's filter box searches every name from nam
 
 from __future__ import annotations
 
-from generator.explore.authors import LETTERS, OTHER, Author, by_letter, letter_data, names_data
+from generator.explore.authors import LETTERS, OTHER, Author, by_letter, letter_data, names_data, spelled_as
 from generator.explore.mapfile import json_text
 from generator.model import Paper
 from generator.render.templating import html_block, markdown_page
@@ -24,7 +24,7 @@ def _label(key: str) -> str:
 def _intro(count: int, papers: int) -> str:
     return (
         f"{count:,} author{'s' if count != 1 else ''} of {papers:,} paper{'s' if papers != 1 else ''}, by surname. "
-        "Names are shown as the records give them: two spellings of one name are two authors."
+        "Names that differ only in accents, case or a trailing mark are one author, shown as the records spell them most often."
     )
 
 
@@ -37,7 +37,8 @@ def author_files(papers: list[Paper], everyone: list[Author]) -> dict[str, str]:
     authored = sum(1 for p in papers if p.authors)
     # Every letter's JSON, an empty one too: an address naming an author of no letter of the
     # site finds no one rather than a missing file.
-    files = {f"authors/{key}.json": json_text(letter_data(letters.get(key, []), papers)) for key in LETTERS}
+    shown = spelled_as(everyone)
+    files = {f"authors/{key}.json": json_text(letter_data(letters.get(key, []), papers, shown)) for key in LETTERS}
     files["authors/author.md"] = markdown_page("author.md.j2", {"title": "Author", "hide": ["toc"]})
     split = len(everyone) > ONE_PAGE_AUTHORS
     if split:

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from browsing import AXE, CHROMIUM, IN_CI, MEASURE, Tab, axe_violations, expect, search
-from generator.explore.authors import letter
+from generator.explore.authors import letter, person_key
 
 pytestmark = [
     pytest.mark.browser,
@@ -89,6 +89,30 @@ def test_the_browser_files_an_author_under_the_letter_the_generator_does(authore
     ]
     page = authored_tab.open("authors/")
     assert page.evaluate("names => names.map(window.authorLetter)", names) == [letter(n) for n in names]
+
+
+def test_the_browser_finds_a_person_by_the_key_the_generator_files_them_under(authored_tab, papers):
+    names = sorted({n for p in papers for n in p["authors"]})[:200] + [
+        "Sébastien Lachapelle",
+        "SEBASTIEN LACHAPELLE *",
+        "Colin Raffel†",
+        "Jose\u0301 Garci\u0301a",
+        "İlker Yıldırım",
+        "Straße Groß",
+        "  Ann   Lee  ",
+        "*",
+    ]
+    page = authored_tab.open("authors/")
+    assert page.evaluate("names => names.map(window.personKey)", names) == [person_key(n) for n in names]
+
+
+def test_an_address_spelling_a_name_another_way_finds_the_same_author(authored_tab, papers):
+    name = busiest(papers)
+    other = name.upper() + "*"  # another case and an affiliation mark: the same person
+    page = authored_tab.open(f"authors/author/?name={quote(other)}")
+    page.wait_for_function(AUTHOR_READY)
+    expect(page.locator(".md-content h1")).to_have_text(name)
+    authored_tab.assert_clean()
 
 
 def test_an_unknown_author_gets_a_way_back_to_the_index(authored_tab):

@@ -1,5 +1,6 @@
 """Authors as the index and author pages file them (generator.explore.authors, generator.render.authors):
-matched exactly as given, filed by surname, every paper of every author on their letter's page."""
+one person however the records spell accents, case or a trailing mark, filed by surname, every
+paper of every author on their letter's page."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from generator.enrich.paper import enrich
 from generator.errors import Report
-from generator.explore.authors import LETTERS, OTHER, authors, letter, sort_key, surname
+from generator.explore.authors import LETTERS, OTHER, authors, letter, person_key, sort_key, spelled_as, surname
 from generator.model import Origin, Record
 from generator.render import authors as section
 from generator.sources.readers import read_file
@@ -57,6 +58,39 @@ def papers(*author_lists: list[str]):
 def test_two_spellings_of_a_name_are_two_authors_and_papers_are_kept_in_order():
     found = {a.name: a.papers for a in authors(papers(["Ann Lee", "Bo Chen"], ["A. Lee"], ["Ann Lee"]))}
     assert found == {"Ann Lee": (0, 2), "A. Lee": (1,), "Bo Chen": (0,)}
+
+
+def test_accents_case_and_a_trailing_mark_do_not_make_another_author():
+    linked = papers(
+        ["Sébastien Lachapelle", "Colin Raffel*"],
+        ["Sebastien Lachapelle", "Colin Raffel"],
+        ["Sébastien Lachapelle", "ufuk topcu"],
+        ["Ufuk Topcu", "Colin Raffel *"],
+    )
+    found = {a.name: (a.papers, a.spellings) for a in authors(linked)}
+    assert found == {
+        "Sébastien Lachapelle": ((0, 1, 2), ("Sebastien Lachapelle", "Sébastien Lachapelle")),  # the commoner spelling
+        "Colin Raffel": ((0, 1, 3), ("Colin Raffel", "Colin Raffel *", "Colin Raffel*")),  # shown without the mark
+        "Ufuk Topcu": ((2, 3), ("Ufuk Topcu", "ufuk topcu")),  # a tie: the spelling in mixed case
+    }
+    assert person_key("Sébastien LACHAPELLE †") == person_key("sebastien lachapelle") == "sebastien lachapelle"
+    assert spelled_as(authors(linked))["Colin Raffel*"] == "Colin Raffel"
+
+
+def test_the_letter_file_finds_a_person_by_any_spelling_and_lists_co_authors_as_shown():
+    linked = papers(["Sébastien Lachapelle", "Colin Raffel*"], ["Sebastien Lachapelle", "Sébastien Lachapelle"])
+    everyone = authors(linked)
+    assert [a.papers for a in everyone if a.name == "Sébastien Lachapelle"] == [(0, 1)]  # named twice on paper 1: once
+    files = section.author_files(linked, everyone)
+    letter_l = json.loads(files["authors/l.json"])
+    assert letter_l["people"] == {"sebastien lachapelle": "Sébastien Lachapelle"}
+    assert letter_l["papers"]["0"][3] == ["Sébastien Lachapelle", "Colin Raffel"]
+    assert letter_l["papers"]["1"][3] == ["Sébastien Lachapelle"]
+
+
+def test_two_spellings_that_are_not_only_accents_case_or_marks_stay_two_authors():
+    found = {a.name for a in authors(papers(["Yann LeCun"], ["Y. LeCun"]))}
+    assert found == {"Yann LeCun", "Y. LeCun"}
 
 
 def test_a_name_written_with_combining_accents_is_the_same_author(tmp_path):

@@ -20,6 +20,14 @@
   }
   window.authorLetter = authorLetter;
 
+  // The key under which spellings of one person meet: generator/explore/authors.py:person_key,
+  // the same rule (lower case, accents folded, trailing marks such as '*' dropped).
+  const withoutMarks = (name) => name.replace(/[\s*†‡§¶#]+$/u, "") || name;
+  function personKey(name) {
+    return withoutMarks(name).toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").split(/\s+/).filter(Boolean).join(" ");
+  }
+  window.personKey = personKey;
+
   const element = (tag, properties = {}, ...children) => {
     const node = Object.assign(document.createElement(tag), properties);
     node.append(...children);
@@ -28,8 +36,10 @@
 
   const authorLink = (name, base) => element("a", { href: `${base}?name=${encodeURIComponent(name)}`, textContent: name });
 
-  function showAuthor(root, body, name, data) {
+  function showAuthor(root, body, asked, data) {
     const heading = body.querySelector(".md-content h1");
+    // The address may spell the name as any paper does: the person's shown name, by their key.
+    const name = (data.people || {})[personKey(asked)] || asked;
     const numbers = data.authors[name];
     const siteName = document.title.split(" - ").slice(1).join(" - ");
     if (!numbers) {
@@ -73,7 +83,7 @@
       root.dataset.ready = "true";
       return;
     }
-    const source = `${root.dataset.letters}${authorLetter(name)}.json`;
+    const source = `${root.dataset.letters}${authorLetter(withoutMarks(name))}.json`;
     fetch(new URL(source, location.href))
       .then((response) => {
         if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`);
