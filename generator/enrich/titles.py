@@ -560,13 +560,19 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
     return None, _tidy(phrases[0].text if phrases else title_case(" ".join(text.split()[:8])))
 
 
+# Phrases that say what a paper does: a pair of topics gives way to the best of the rest when
+# one of these rules proposed it (decision 0029).
+_DISPLACE_PAIRS = _METHOD_RULES | {"keyphrases-joined"}
+
+
 def _pairs_last(ranked: list[Phrase]) -> list[Phrase]:
     """A pair of topics ('Dynamical Systems and Latent States') says what a paper is near, not
-    what it does: it gives way to the best phrase of what the paper proposes, when one of the
-    method rules found it ('Proactive Privacy Amnesia for Safeguarding PII'). Other phrases do
-    not displace it: read blind, they were more often wrong than the pair was vague."""
+    what it does: it gives way when the best of the other phrases states what the paper
+    proposes ('Proactive Privacy Amnesia for Safeguarding PII') or joins two of its terms as
+    the abstract does ('Stability Analysis of Zeroth-Order Optimization Algorithms'). Other
+    phrases do not displace it: read blind, they were more often wrong than the pair was vague."""
     others = [p for p in ranked if not topic_pair(p)]
-    if not others or others[0].rule.split("+")[0] not in _METHOD_RULES | {"keyphrases-joined"}:
+    if not others or others[0].rule.split("+")[0] not in _DISPLACE_PAIRS:
         return ranked
     return others + [p for p in ranked if topic_pair(p)]
 
