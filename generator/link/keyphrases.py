@@ -26,6 +26,7 @@ from operator import mul
 import numpy as np
 import yaml
 
+from generator.enrich.titlegate import third_person
 from generator.language import lexicon
 from generator.language.learned import choices, logistic
 from generator.language.textutil import singular
@@ -68,15 +69,32 @@ def phrase_like(phrase: str) -> bool:
 @lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
 def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
     words = phrase.lower().split()
-    return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _AUXILIARIES.isdisjoint(words)
+    return (
+        _can_start(words[0], verbs)
+        and _can_end(words[-1], verbs)
+        and _AUXILIARIES.isdisjoint(words)
+        and not _subject_and_verb(words, verbs)
+    )
 
 
 def _can_start(word: str, verbs: frozenset[str]) -> bool:
-    return word not in _NOT_PHRASE_START and not word.endswith("ly") and word not in verbs
+    # '9B parameters', '197k questions': a count of something, not a term ('3D shape' is one).
+    return word not in _NOT_PHRASE_START and not word.endswith("ly") and word not in verbs and not _COUNT.match(word)
 
 
 def _can_end(word: str, verbs: frozenset[str]) -> bool:
-    return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs
+    return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs and word not in _NOT_PHRASE_END
+
+
+def _subject_and_verb(words: list[str], verbs: frozenset[str]) -> bool:
+    """A plural noun and then the verb it is the subject of: 'ambiguities arising', 'factors
+    causing', 'agents act' ('dynamics learning' ends on a noun: `nominal_gerunds`)."""
+    if len(words) < 2 or not third_person(words[-2]):
+        return False
+    last = words[-1]
+    if last.endswith("ing") and len(last) > 5:
+        return last not in _NOMINAL_GERUNDS
+    return last in verbs
 
 
 _AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
@@ -98,11 +116,14 @@ def phrases_like(phrases: list[str]) -> list[bool]:
         can_end = ends.get(last)
         if can_end is None:
             can_end = ends[last] = _can_end(last, verbs)
-        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words))
+        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words) and not _subject_and_verb(words, verbs))
     return result
 
 
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
+_NOT_PHRASE_END = lexicon.words("not_phrase_end")
+_NOMINAL_GERUNDS = lexicon.words("nominal_gerunds")
+_COUNT = re.compile(r"\d+(?:[.,]\d+)*(?:[kmbt]|x|%)?$")  # '9b', '197k', '13', '2.5x' (lower case)
 
 
 @dataclass(frozen=True)
