@@ -345,11 +345,19 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     # A run said once may be a clause: a plural noun, then its verb ('Humans Rank Content').
     terms = [p for p in ranked if p[2] >= 2 or not _plural_then_verb(p[1].split())]
     found += _joined_terms(text, lowered, terms)
-    for index, (key, first, _) in enumerate(terms):
-        for other_key, second, _ in terms[index + 1 :]:
-            if not set(key.split()) & set(other_key.split()):
-                return found + [Phrase(title_case(sentence_case(f"{first} and {second}")), "keyphrases", 0)]
-    return found
+    # Two topics the abstract returns to; a pair with a term said once (only mentioned) is the
+    # last resort of all (`_pairs_last`).
+    return found + _pair(terms, [p for p in terms if p[2] >= 2])
+
+
+def _pair(terms: list[tuple[str, str, int]], repeated: list[tuple[str, str, int]]) -> list[Phrase]:
+    """The first two terms that share no word, of the repeated ones if any two are so, else of all."""
+    for candidates, rule in ((repeated, "keyphrases"), (terms, "keyphrases-mentioned")):
+        for index, (key, first, _) in enumerate(candidates):
+            for other_key, second, _ in candidates[index + 1 :]:
+                if not set(key.split()) & set(other_key.split()):
+                    return [Phrase(title_case(sentence_case(f"{first} and {second}")), rule, 0)]
+    return []
 
 
 _JOINING = re.compile(r"\s+(?:for|of|in|on|with|via|from|under|using|through|by|to|against|without)\s+(?:(?:the|a|an)\s+)?")
@@ -571,10 +579,12 @@ def _pairs_last(ranked: list[Phrase]) -> list[Phrase]:
     proposes ('Proactive Privacy Amnesia for Safeguarding PII') or joins two of its terms as
     the abstract does ('Stability Analysis of Zeroth-Order Optimization Algorithms'). Other
     phrases do not displace it: read blind, they were more often wrong than the pair was vague."""
+    mentioned = [p for p in ranked if p.rule == "keyphrases-mentioned"]
+    ranked = [p for p in ranked if p.rule != "keyphrases-mentioned"]
     others = [p for p in ranked if not topic_pair(p)]
     if not others or others[0].rule.split("+")[0] not in _DISPLACE_PAIRS:
-        return ranked
-    return others + [p for p in ranked if topic_pair(p)]
+        return ranked + mentioned
+    return others + [p for p in ranked if topic_pair(p)] + mentioned
 
 
 MAX_PAIR_WORDS = 9  # a shorter phrase joined by "and" is a pair of topics
@@ -582,7 +592,9 @@ MAX_PAIR_WORDS = 9  # a shorter phrase joined by "and" is a pair of topics
 
 def topic_pair(phrase: Phrase) -> bool:
     """'Dynamical Systems and Latent States': two topics joined, or any short phrase so joined."""
-    return phrase.rule == "keyphrases" or (len(phrase.text.split()) <= MAX_PAIR_WORDS and " and " in f" {phrase.text.lower()} ")
+    return phrase.rule in ("keyphrases", "keyphrases-mentioned") or (
+        len(phrase.text.split()) <= MAX_PAIR_WORDS and " and " in f" {phrase.text.lower()} "
+    )
 
 
 def _tidy(title: str) -> str:

@@ -153,6 +153,20 @@ def test_two_terms_the_abstract_joins_make_a_title_that_says_how_they_relate():
     assert title == "Stability Analysis of Zeroth-Order Optimization Algorithms"
 
 
+MENTIONED = (
+    "Sparse autoencoders find features in vision transformers. Sparse autoencoders are trained on patch "
+    "activations. We also report results on medical imaging."
+)
+
+
+def test_a_pair_with_a_term_the_abstract_only_mentions_is_the_last_resort_of_all():
+    """'Sparse Autoencoders and Medical Imaging': 'medical imaging' is said once, in passing."""
+    phrases = titles._keyphrase_pair(MENTIONED)
+    assert [p.rule for p in phrases if topic_pair(p)] == ["keyphrases-mentioned"], phrases
+    ranked = [phrases[-1], Phrase("Vision Transformers", "subject", 0), Phrase("Autoencoders and Features", "keyphrases", 0)]
+    assert [p.rule for p in titles._pairs_last(ranked)] == ["subject", "keyphrases", "keyphrases-mentioned"]
+
+
 def test_topic_pairs_are_short_phrases_joined_by_and():
     assert topic_pair(Phrase("Dynamical Systems and Latent States", "proposal", 0))
     assert topic_pair(Phrase("Anything", "keyphrases", 0))  # the rule that joins two topics
