@@ -59,7 +59,7 @@ from generator.enrich.titles import descriptor_candidates
 from generator.errors import Report
 from generator.language import learned
 from generator.language.textutil import sentences
-from generator.quality.evaluate import evaluate_records, name_hit, real_title_leads_with, real_title_name, rouge1_f1, title_lead
+from generator.quality.evaluate import evaluate_records, f1, name_hit, real_title_leads_with, real_title_name, rouge1_f1, title_lead
 from generator.sources import markup
 from generator.sources.readers import read_file
 
@@ -237,10 +237,9 @@ def choose_lead_threshold(model: learned.Linear, rows: list[tuple[dict, bool]], 
         led = [right for probability, right in scored if probability >= t / 100]
         if not led or sum(led) < LEAD_PRECISION * len(led):
             continue
-        precision, recall = sum(led) / len(led), sum(led) / max(1, real_leads)
-        f1 = 2 * precision * recall / (precision + recall)
-        if f1 > best:
-            best, chosen = f1, t / 100
+        score = f1(sum(led) / len(led), sum(led) / max(1, real_leads)) or 0.0
+        if score > best:
+            best, chosen = score, t / 100
     return chosen
 
 

@@ -22,7 +22,17 @@ from generator.enrich.names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, 
 from generator.enrich.tagging import candidate_phrases
 from generator.enrich.titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
 from generator.language import learned, lexicon
-from generator.language.textutil import STOP_WORDS, Caseless, gerund, is_mixed_case, sentence_case, sentences, title_case
+from generator.language.textutil import (
+    STOP_WORDS,
+    Caseless,
+    gerund,
+    is_mixed_case,
+    is_whole_word,
+    sentence_case,
+    sentences,
+    title_case,
+    whole_word_positions,
+)
 from generator.sources import markup
 
 MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed
@@ -347,11 +357,13 @@ def _keyphrase_pair(text: str) -> list[Phrase]:
     found += _joined_terms(text, lowered, terms)
     # Two topics the abstract returns to; a pair with a term said once (only mentioned) is the
     # last resort of all (`_pairs_last`).
-    return found + _pair(terms, [p for p in terms if p[2] >= 2])
+    return found + _pair(terms)
 
 
-def _pair(terms: list[tuple[str, str, int]], repeated: list[tuple[str, str, int]]) -> list[Phrase]:
-    """The first two terms that share no word, of the repeated ones if any two are so, else of all."""
+def _pair(terms: list[tuple[str, str, int]]) -> list[Phrase]:
+    """The first two terms that share no word, of the repeated ones (said twice or more) if any
+    two are so, else of all."""
+    repeated = [term for term in terms if term[2] >= 2]
     for candidates, rule in ((repeated, "keyphrases"), (terms, "keyphrases-mentioned")):
         for index, (key, first, _) in enumerate(candidates):
             for other_key, second, _ in candidates[index + 1 :]:
@@ -370,27 +382,19 @@ def _joined_terms(text: str, lowered: str, terms: list[tuple[str, str, int]]) ->
     top = [(set(key.split()), spelling.lower()) for key, spelling, _ in terms[:MAX_JOINED_TERMS]]
     found: list[Phrase] = []
     for words, first in top:
-        start = lowered.find(first)
-        while start >= 0 and len(found) < 2:
-            end = start + len(first)
-            joiner = _JOINING.match(lowered, end) if _whole(lowered, start, end) else None
+        for start in whole_word_positions(first, lowered):
+            joiner = _JOINING.match(lowered, start + len(first))
             if joiner:
                 after = joiner.end()
                 second = next(
-                    (s for w, s in top if not w & words and lowered.startswith(s, after) and _whole(lowered, after, after + len(s))),
+                    (s for w, s in top if not w & words and lowered.startswith(s, after) and is_whole_word(lowered, after, after + len(s))),
                     None,
                 )
                 if second:
                     found.append(Phrase(title_case(sentence_case(text[start : after + len(second)])), "keyphrases-joined", 0))
-            start = lowered.find(first, end)
-    return found[:2]
-
-
-def _whole(text: str, start: int, end: int) -> bool:
-    """text[start:end] is whole words: no letter, digit or hyphen runs on at either side."""
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    return not (before.isalnum() or before == "-") and not (after.isalnum() or after == "-")
+            if len(found) == 2:
+                return found
+    return found
 
 
 def _plural_then_verb(words: list[str]) -> bool:
@@ -592,9 +596,13 @@ MAX_PAIR_WORDS = 9  # a shorter phrase joined by "and" is a pair of topics
 
 def topic_pair(phrase: Phrase) -> bool:
     """'Dynamical Systems and Latent States': two topics joined, or any short phrase so joined."""
-    return phrase.rule in ("keyphrases", "keyphrases-mentioned") or (
-        len(phrase.text.split()) <= MAX_PAIR_WORDS and " and " in f" {phrase.text.lower()} "
-    )
+    return phrase.rule in ("keyphrases", "keyphrases-mentioned") or and_pair(phrase.text)
+
+
+def and_pair(text: str) -> bool:
+    """A short "X and Y" text (at most MAX_PAIR_WORDS words): the shape of a pair of topics,
+    which says what a paper is near, not what it does."""
+    return len(text.split()) <= MAX_PAIR_WORDS and " and " in f" {text.lower()} "
 
 
 def _tidy(title: str) -> str:

@@ -131,13 +131,17 @@ def whole_word_positions(word: str, text: str) -> list[int]:
     regular expression (?<![\\w-])word(?![\\w-]) without compiling one per word (names vary)."""
     positions, start = [], text.find(word)
     while start >= 0 and word:
-        end = start + len(word)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+        if is_whole_word(text, start, start + len(word)):
             positions.append(start)
         start = text.find(word, start + 1)
     return positions
+
+
+def is_whole_word(text: str, start: int, end: int) -> bool:
+    """text[start:end] is not part of a longer word or hyphenated compound."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-")
 
 
 def is_mixed_case(word: str) -> bool:

@@ -38,7 +38,7 @@ from generator.enrich.paper import enrich
 from generator.enrich.tagging import mentions, normalise_keyword
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
 from generator.enrich.titlegate import name_follows, title_defects
-from generator.enrich.titles import MAX_PAIR_WORDS
+from generator.enrich.titles import MAX_PAIR_WORDS, and_pair
 from generator.errors import InputError, Report
 from generator.language.meaning.source import Source
 from generator.language.textutil import fold, normalise_term, sentences, singular
@@ -130,13 +130,8 @@ def leads_with_own_name(derived: str, real: str) -> bool:
     return bool(lead and real_title_leads_with(lead, real))
 
 
-def and_pair(title: str) -> bool:
-    """A short "X and Y" title (at most nine words): a pair of topics says what a paper is near,
-    not what it does. Real titles have this shape about 5% of the time."""
-    return len(title.split()) <= MAX_PAIR_WORDS and " and " in f" {title.lower()} "
-
-
-def _f1(precision: float | None, recall: float | None) -> float | None:
+def f1(precision: float | None, recall: float | None) -> float | None:
+    """The harmonic mean of precision and recall (None when either is unknown)."""
     if precision is None or recall is None:
         return None
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
@@ -326,10 +321,11 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
     real_leads: list[bool] = []
     for paper, record in zip(papers, records):
         real = record.title or ""
+        right_lead = leads_with_own_name(paper.title, real)
         if leading_name(paper.title):
-            derived_leads.append(leads_with_own_name(paper.title, real))
+            derived_leads.append(right_lead)
         if title_lead(real):
-            real_leads.append(leads_with_own_name(paper.title, real))
+            real_leads.append(right_lead)
         name = real_title_name(real)
         real_colon.append(bool(name and name.colon))
         if name:
@@ -353,7 +349,7 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
         Metric("derived_named", "derived titles led by a name", _share(derived_named)),
         Metric("lead_precision", f"leads with its own name, precision (n={len(derived_leads)})", _share(derived_leads)),
         Metric("lead_recall", f"leads with its own name, recall (real leads, n={len(real_leads)})", _share(real_leads)),
-        Metric("lead_f1", "leads with its own name, F1", _f1(_share(derived_leads), _share(real_leads)), "mean"),
+        Metric("lead_f1", "leads with its own name, F1", f1(_share(derived_leads), _share(real_leads)), "mean"),
         Metric("and_pairs", f'short "X and Y" titles (at most {MAX_PAIR_WORDS} words)', _share([and_pair(p.title) for p in papers])),
         Metric("rouge1_f1", "title overlap, ROUGE-1 F1 (mean)", _mean(f1s), "mean"),
         Metric("derived_words", "title words, derived (mean)", _mean(derived_words), "mean"),
@@ -454,8 +450,8 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
     ]
     with_tldr = [(p, r) for p, r in zip(papers, records) if r.tldr]
     if with_tldr:
-        f1 = _mean([rouge1_f1(p.summary, r.tldr or "") for p, r in with_tldr])
-        metrics.append(Metric("tldr_rouge1_f1", f"summary vs TL;DR, ROUGE-1 F1 (n={len(with_tldr)})", f1, "mean"))
+        overlap = _mean([rouge1_f1(p.summary, r.tldr or "") for p, r in with_tldr])
+        metrics.append(Metric("tldr_rouge1_f1", f"summary vs TL;DR, ROUGE-1 F1 (n={len(with_tldr)})", overlap, "mean"))
     return metrics
 
 
