@@ -69,12 +69,7 @@ def phrase_like(phrase: str) -> bool:
 @lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
 def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
     words = phrase.lower().split()
-    return (
-        _can_start(words[0], verbs)
-        and _can_end(words[-1], verbs)
-        and _AUXILIARIES.isdisjoint(words)
-        and not _subject_and_verb(words, verbs)
-    )
+    return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _no_clause(words, verbs)
 
 
 def _can_start(word: str, verbs: frozenset[str]) -> bool:
@@ -84,6 +79,12 @@ def _can_start(word: str, verbs: frozenset[str]) -> bool:
 
 def _can_end(word: str, verbs: frozenset[str]) -> bool:
     return (not _ADJECTIVE_END.search(word) or word in _NOUNS_LIKE_ADJECTIVES) and word not in verbs and word not in _NOT_PHRASE_END
+
+
+def _no_clause(words: list[str], verbs: frozenset[str]) -> bool:
+    """Nothing inside the phrase makes it a clause: no auxiliary ('model is robust'), no
+    subject and its verb (`_subject_and_verb`)."""
+    return _AUXILIARIES.isdisjoint(words) and not _subject_and_verb(words, verbs)
 
 
 def _subject_and_verb(words: list[str], verbs: frozenset[str]) -> bool:
@@ -116,7 +117,7 @@ def phrases_like(phrases: list[str]) -> list[bool]:
         can_end = ends.get(last)
         if can_end is None:
             can_end = ends[last] = _can_end(last, verbs)
-        result.append(can_start and can_end and _AUXILIARIES.isdisjoint(words) and not _subject_and_verb(words, verbs))
+        result.append(can_start and can_end and _no_clause(words, verbs))
     return result
 
 
