@@ -52,8 +52,10 @@ class Related:
     id: str
     title: str
     slug: str
-    score: float
+    score: float  # the word cosine of the two papers
     reasons: tuple[str, ...]
+    strength: float = 0.0  # the ranking the list is ordered by (generator.link.related.similar)
+    strong: bool = True  # at or above the fitted floor: shown as related; else "also near", apart
 
 
 @dataclass(frozen=True)

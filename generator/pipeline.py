@@ -420,7 +420,7 @@ class _Run:
             self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
             meanings=meanings,
-            mixing=fitted_mixing(source.name) if source is not None else fitted_mixing(),
+            mixing=fitted_mixing(source.name if source is not None else None),
         )
 
     def meanings(self, papers: list[Paper]) -> tuple[Any, Source | None]:

@@ -34,13 +34,13 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
     with `related_by`, mixed as fitted for that source without it: generator/data/related.yml's without_venue):
     per paper its record number, real title, author keywords, abstract, tags, key phrases, the
     evidence of its vocabulary tags (Paper.tag_scores), and
-    each related paper's record number, real title, abstract and reasons."""
+    each related paper's record number, real title, abstract, reasons, strength and whether it is strong."""
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
     try:
         source = meaning_source_of(related_by)
-        mixing = similar.mixing_without(held_out, source.name) if source is not None else None
+        mixing = similar.mixing_without(held_out, source.name if source is not None else None)
         papers, _ = derive(records, related_by=related_by, mixing=mixing)
     finally:
         train_tags.use_shipped()
@@ -54,6 +54,8 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
                 "title": records[index[r.id]].title,
                 "abstract": records[index[r.id]].abstract,
                 "reasons": list(r.reasons),
+                "strength": r.strength,
+                "strong": r.strong,
             }
             for r in paper.related
         ]

@@ -24,7 +24,17 @@ from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
-from generator.link.related.similar import FITTED_MIXING, Mixing, Numbered, neighbours, numbered, vectors
+from generator.link.related.similar import (
+    DEFAULT_SOURCE,
+    FITTED_MIXING,
+    Mixing,
+    Numbered,
+    fitted_mixing,
+    neighbours,
+    numbered,
+    ranked,
+    vectors,
+)
 from generator.model import Mention, Paper, Related, paper_with
 from generator.sources.markup import URL
 
@@ -302,9 +312,10 @@ def add_related(
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
     meanings: np.ndarray | None = None,
-    mixing: Mixing = FITTED_MIXING,
+    mixing: Mixing | None = None,
 ) -> list[Paper]:
-    """The `count` most related papers (see generator.link.related.similar), each with its score and reasons.
+    """The `count` most related papers (see generator.link.related.similar), each with its score,
+    strength and reasons; those ranked below the mixing's floor are marked weaker (not `strong`).
     With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
     whose papers or TF-IDF rows changed since the last run, and words only in documents that changed.
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
@@ -312,9 +323,13 @@ def add_related(
     once each paper's related papers are known (indices, cosines), before their reasons, with the
     word TF-IDF rows they were found by (the topic map groups regions on them). `meanings`: per
     paper, a unit vector of what it means (generator.language.meaning), or None: words only;
-    `mixing`: how they join the word scores (the fitted setting unless a script tries others)."""
+    `mixing`: how they join the word scores and the floor of a strong link (by default the
+    setting fitted for the built-in table, or for words only without `meanings`)."""
     if len(papers) < 2 or count <= 0:
         return papers
+    if mixing is None:
+        mixing = fitted_mixing(DEFAULT_SOURCE if meanings is not None else None)
+    floor = mixing.floor
     memo, kept = context.memo("reasons"), context.kept
     documents = _per_paper(document, papers, kept)
     words = vectors(documents, memo, heads)
@@ -339,19 +354,36 @@ def add_related(
     else:
         explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
 
-    def related(shown: tuple[tuple[Paper, float, tuple[str, ...]], ...]) -> tuple[Related, ...]:
+    def related(shown: tuple[tuple[Paper, float, tuple[str, ...], float], ...]) -> tuple[Related, ...]:
         return tuple(
-            Related(id=other.id, title=other.title, slug=other.slug, score=score, reasons=reasons) for other, score, reasons in shown
+            Related(
+                id=other.id, title=other.title, slug=other.slug, score=score, reasons=reasons, strength=strength, strong=strength >= floor
+            )
+            for other, score, reasons, strength in shown
         )
 
     def with_related(i: int, paper: Paper) -> Paper:
-        shown = tuple((papers[j], round(score, 3), explained[i, j]) for j, score in found.lists[i])
+        shown = tuple(
+            (papers[j], round(score, 3), explained[i, j], round(strength, 3))
+            for (j, score), strength in zip(found.lists[i], found.strengths[i])
+        )
         # Under serve, the last run's paper while the papers it shows (the same objects, or equal
         # ones), scores and reasons are the same: its Related objects are not made again only to
         # be compared with the last run's (decision 0002).
         return made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
 
     return [with_related(i, paper) for i, paper in enumerate(papers)]
+
+
+def candidate_strengths(
+    papers: list[Paper], count: int, meanings: np.ndarray | None = None, mixing: Mixing = FITTED_MIXING
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each paper's candidate links (indices) and their strengths, as add_related ranks them for
+    these (linked) papers: the floor between related and "also near" links is fitted on them
+    (scripts/tune_related.py), strengths of judged links that today's lists may not show."""
+    documents = [document(p) for p in papers]
+    indices, _, ranking = ranked(documents, count, [_link_topics(p) for p in papers], meanings=meanings, mixing=mixing)
+    return indices, ranking
 
 
 def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
@@ -483,7 +515,7 @@ def link(
     waiting: Callable[[], None] | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
     meanings: np.ndarray | None = None,
-    mixing: Mixing = FITTED_MIXING,
+    mixing: Mixing | None = None,
 ) -> list[Paper]:
     """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
     reused where its inputs are the same, and where work may run aside (generator.context).

@@ -285,7 +285,7 @@ def derive(
     meanings = paper_meanings(papers, source, Report()) if source is not None else None
     embedded = time.perf_counter()
     if mixing is None:
-        mixing = fitted_mixing(source.name) if source is not None else fitted_mixing()
+        mixing = fitted_mixing(source.name if source is not None else None)
     papers = link(papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing)  # as a one-off run forks
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}

@@ -111,7 +111,16 @@ def paper_record(paper: Paper, slugs: dict[str, dict[str, str]]) -> dict:
         "links": [{"kind": l.kind, "label": l.label, "url": l.url} for l in paper.links],  # noqa: E741
         "acronyms": [{"short": a.short, "long": a.long} for a in paper.acronyms],
         "related": [
-            {"id": r.id, "title": r.title, "url": f"papers/{r.slug}/", "score": r.score, "reasons": list(r.reasons)} for r in paper.related
+            {
+                "id": r.id,
+                "title": r.title,
+                "url": f"papers/{r.slug}/",
+                "score": r.score,
+                "strength": r.strength,
+                "strong": r.strong,
+                "reasons": list(r.reasons),
+            }
+            for r in paper.related
         ],
         "mentions": [{"name": m.name, "id": m.id, "title": m.title, "url": f"papers/{m.slug}/"} for m in paper.mentions],
         "mentioned_by": [

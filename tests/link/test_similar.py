@@ -1,4 +1,4 @@
-"""Related papers (generator.link.related.similar): TF-IDF as scikit-learn makes it, candidates sharing a topic first, no paper recommended more than ten times."""
+"""Related papers (generator.link.related.similar): TF-IDF as scikit-learn makes it, candidates sharing a topic first, no paper recommended more than ten times, each link's strength and the floor of a strong one."""
 
 from __future__ import annotations
 
@@ -144,3 +144,32 @@ def test_the_candidates_taken_by_meaning_carry_their_word_cosines():
         assert set(row[:3]) == set(closest)
         assert np.allclose(merged_cosine[i], expected[i, row], atol=1e-5)
         assert np.allclose(closeness[i], meanings[row] @ meanings[i], atol=1e-6)
+
+
+def test_each_link_carries_the_ranking_its_list_is_ordered_by_and_is_strong_at_or_above_the_floor():
+    from generator.link.related.similar import Mixing
+
+    topics = ["graph neural networks", "diffusion models", "robot grasping", "language model agents", "protein folding"]
+    abstracts = [f"We study {topics[i % 5]} for {topics[(i * 3 + 1) % 5]} with variant {i} and message passing {i % 4}." for i in range(30)]
+    papers = papers_from(*abstracts)
+    everything = link(papers, 5, mixing=Mixing(0.0, 0, 0.1, floor=-10.0))
+    strengths = [r.strength for p in everything for r in p.related]
+    assert all(r.strong for p in everything for r in p.related)
+    for paper in everything:
+        assert [r.strength for r in paper.related] == sorted((r.strength for r in paper.related), reverse=True)
+    floor = float(np.median(strengths))
+    split = link(papers, 5, mixing=Mixing(0.0, 0, 0.1, floor=floor))
+    for before, after in zip(everything, split):
+        # The floor decides only which links are strong: the same five, in the same order.
+        assert [(r.id, r.strength) for r in after.related] == [(r.id, r.strength) for r in before.related]
+        assert [r.strong for r in after.related] == [r.strength >= floor for r in after.related]
+    assert 0 < sum(r.strong for p in split for r in p.related) < len(strengths)
+
+
+def test_the_floor_is_fitted_per_meaning_source_and_words_only_has_its_own():
+    from generator.link.related.similar import DEFAULT_SOURCE, fitted_mixing, mixing_without
+
+    words, table = fitted_mixing(None), fitted_mixing(DEFAULT_SOURCE)
+    assert 0 < words.floor < table.floor  # word-only rankings run lower than rankings mixed with meaning
+    assert mixing_without("ijcai", None).floor == words.floor  # no judged links of that venue to leave out
+    assert fitted_mixing("a-source-never-fitted") == table

@@ -56,29 +56,34 @@ class Mixing:
     weight: float
     candidates: int
     penalty: float
+    floor: float = 0.0  # links ranked at least this high are shown as related, the rest as "also near" (decision 0030)
 
 
 def _mixing(entry: dict) -> Mixing:
-    return Mixing(float(entry["semantic_weight"]), int(entry["semantic_candidates"]), float(entry["semantic_penalty"]))
+    return Mixing(
+        float(entry["semantic_weight"]), int(entry["semantic_candidates"]), float(entry["semantic_penalty"]), float(entry["link_floor"])
+    )
 
 
 # Fitted per meaning source by scripts/tune_related.py into generator/data/related.yml, with the
 # setting fitted without each venue (for judging a venue blind).
 _FITTED = yaml.safe_load(resources.files("generator").joinpath("data/related.yml").read_text(encoding="utf-8"))["sources"]
 DEFAULT_SOURCE = "abstracts-site-meaning-table"  # the built-in table (generator.language.meaning.table)
+WORDS_ONLY = "words-only"  # no meaning vectors: only the floor of its entry is read
 
 
-def fitted_mixing(source: str = DEFAULT_SOURCE) -> Mixing:
-    """The setting fitted for the meaning source named `source` (the table's for a source not fitted)."""
-    return _mixing(_FITTED.get(source) or _FITTED[DEFAULT_SOURCE])
+def fitted_mixing(source: str | None = DEFAULT_SOURCE) -> Mixing:
+    """The setting fitted for the meaning source named `source` (None: words only; the table's
+    for a source not fitted)."""
+    return _mixing(_FITTED.get(source or WORDS_ONLY) or _FITTED[DEFAULT_SOURCE])
 
 
 FITTED_MIXING = fitted_mixing()
 
 
-def mixing_without(venue: str, source: str) -> Mixing:
-    """The setting fitted for `source` on the other venues' corpora (the shipped one if none was)."""
-    entry = ((_FITTED.get(source) or {}).get("without_venue") or {}).get(venue)
+def mixing_without(venue: str, source: str | None) -> Mixing:
+    """The setting fitted for `source` (None: words only) on the other venues' corpora (the shipped one if none was)."""
+    entry = ((_FITTED.get(source or WORDS_ONLY) or {}).get("without_venue") or {}).get(venue)
     return _mixing(entry) if entry else fitted_mixing(source)
 
 
@@ -89,6 +94,7 @@ _ANY_WORD = re.compile(r"\w+")
 @dataclass(frozen=True)
 class Neighbours:
     lists: list[list[tuple[int, float]]]  # per paper: (other paper's index, cosine score), best first
+    strengths: list[list[float]]  # per paper, per link in `lists`: the ranking the list is ordered by
     matrix: sparse.csr_matrix  # TF-IDF rows of words and bigrams, for explaining links
     terms: np.ndarray  # the matrix's column names
 
@@ -292,12 +298,35 @@ def neighbours(
     meanings: np.ndarray | None = None,
     mixing: Mixing = FITTED_MIXING,
 ) -> Neighbours:
-    """`areas` is accepted for the caller's sake; a same-area bonus measured no better.
-    `topics`: per paper, the topics a reason on a link can name; a candidate sharing none with
-    the paper ranks UNSUPPORTED_PENALTY (with `meanings`, `mixing.penalty`) lower. `context`: what the last run left (its
-    "reasons" memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
+    """`areas` is accepted for the caller's sake; a same-area bonus measured no better. The
+    other arguments: see `ranked`. Each paper's `count` best-ranked candidates, fairly assigned."""
+    if found is None:
+        found = vectors(documents, context.memo("reasons"))
+    k = min(count, len(documents) - 1)
+    indices, cosine, ranking = ranked(documents, count, topics, context, found, meanings, mixing)
+    columns = assign(indices, ranking, k)
+    lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
+    strengths = [ranking[i, row].tolist() for i, row in enumerate(columns)]
+    return Neighbours(lists, strengths, found.matrix, found.terms)
+
+
+def ranked(
+    documents: list[str],
+    count: int,
+    topics: list[frozenset[str]] | None = None,
+    context: RunContext = INLINE,
+    found: Vectors | None = None,
+    meanings: np.ndarray | None = None,
+    mixing: Mixing = FITTED_MIXING,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each paper's candidates (indices), their word cosines and their ranking (steps 2 to 4 of
+    the module's docstring): the ranking is a link's strength. `topics`: per paper, the topics a
+    reason on a link can name; a candidate sharing none with the paper ranks UNSUPPORTED_PENALTY
+    (with `meanings`, `mixing.penalty`) lower. `context`: what the last run left (its "reasons"
+    memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
     `found`: vectors(documents) when made already. `meanings`: per paper, a unit vector of what
-    its abstract means (generator.language.meaning), mixed into the candidates' scores as `mixing` says (see mixed)."""
+    its abstract means (generator.language.meaning), mixed into the candidates' scores as
+    `mixing` says (see mixed)."""
     memo, kept = context.memo("reasons"), context.kept
     n = len(documents)
     if found is None:
@@ -318,9 +347,7 @@ def neighbours(
     ranking = _smoothed(indices, scores)
     if topics is not None:
         ranking -= (UNSUPPORTED_PENALTY if meanings is None else mixing.penalty) * _unsupported(indices, topics, kept)
-    columns = assign(indices, ranking, k)
-    lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
-    return Neighbours(lists, found.matrix, found.terms)
+    return indices, cosine, ranking
 
 
 def mixed(cosine: np.ndarray, closeness: np.ndarray, meanings: np.ndarray, weight: float) -> np.ndarray:
