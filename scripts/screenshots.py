@@ -1,4 +1,5 @@
-"""Screenshots of the built seeds site for the README: home, a paper (light and dark), map, browse, search;
+"""Screenshots of the built seeds site for the README: home, a paper (light and dark), a paper's
+strong and weaker related papers (light and dark), map, browse, search;
 and, given a site of papers with authors, an author page and the Reading list (light and dark).
 
 Usage: python scripts/screenshots.py [SITE_DIR] [OUT_DIR] [AUTHORED_SITE_DIR]   (after `mkdocs build`)
@@ -57,6 +58,7 @@ def main() -> None:
             page.wait_for_selector(".katex")
             page.screenshot(path=out / f"paper-{scheme}.png")
             page.close()
+        related_links(browser, site, base, out)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{base}/")
         page.screenshot(path=out / "home.png")
@@ -79,6 +81,33 @@ def main() -> None:
         browser.close()
     server.shutdown()
     print(f"screenshots written to {out}/")
+
+
+def related_links(browser, site: Path, base: str, out: Path) -> None:
+    """A paper's related papers, strong and weaker ones (decision 0030), light and dark: the
+    first paper (by folder name) whose page shows both."""
+    paper = next(
+        p
+        for p in sorted((site / "papers").iterdir())
+        if all(part in (p / "index.html").read_text(encoding="utf-8") for part in ('id="related-papers"', 'id="also-near"'))
+    )
+    for scheme in ("light", "dark"):
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+        page.goto(f"{base}/papers/{paper.name}/")
+        first, last = (page.locator(selector).bounding_box() for selector in (".paper-related >> nth=0", ".paper-related--weaker"))
+        assert first is not None and last is not None
+        margin = 24
+        page.screenshot(
+            path=out / f"related-{scheme}.png",
+            full_page=True,
+            clip={
+                "x": first["x"] - margin,
+                "y": first["y"] - margin,
+                "width": max(first["width"], last["width"]) + 2 * margin,
+                "height": last["y"] + last["height"] - first["y"] + 2 * margin,
+            },
+        )
+        page.close()
 
 
 def authored_pages(browser, site: Path, out: Path) -> None:

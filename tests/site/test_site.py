@@ -89,7 +89,9 @@ def test_every_paper_page_has_all_derived_fields(seeds_site):
         for tag in meta["tags"]:
             carried[tag] = carried.get(tag, 0) + 1
         assert len(meta["related"]) == 5
-        assert all(r["reasons"] and 0 < r["score"] <= 1 for r in meta["related"]), meta["related"]
+        assert all(r["reasons"] and 0 < r["score"] <= 1 and isinstance(r["strong"], bool) for r in meta["related"]), meta["related"]
+        strengths = [r["strength"] for r in meta["related"]]
+        assert strengths == sorted(strengths, reverse=True), path  # listed by strength, strongest first
         assert meta["source"]["file"].endswith(".txt") and meta["source"]["record"] >= 1
         assert meta["generated_by"] == "abstracts-site"
     # Every tag groups papers (issue 33): the seeds give no keywords, so no tag is on one page only.
@@ -129,12 +131,22 @@ def test_every_internal_link_and_anchor_resolves(seeds_site):
     assert checked > 500
 
 
-def test_related_papers_are_listed_with_reasons(seeds_site):
-    site, _ = seeds_site
+def test_related_papers_are_listed_with_reasons_and_the_weaker_ones_apart(seeds_site):
+    site, docs = seeds_site
+    strong_in_all = weaker_in_all = 0
     for path, page in paper_pages(site).items():
+        meta = frontmatter.load(docs / "papers" / f"{path.parent.name}.md").metadata
+        strong = sum(r["strong"] for r in meta["related"])
         related = [href for region, href in page.links if region == "paper-related"]
-        assert len(related) == 5, path
-        assert page.text("paper-reasons").count("Shared:") == 5
+        assert len(related) == 5, path  # never a page with no way onward
+        html = path.read_text(encoding="utf-8")
+        assert ("Related papers</h2>" in html) == (strong > 0) and ("Also near in this collection</h2>" in html) == (strong < 5), path
+        if 0 < strong < 5:
+            assert html.index("Related papers</h2>") < html.index("Also near in this collection</h2>"), path
+        assert page.text("paper-reasons").count("Shared:") == strong and page.text("paper-reasons").count("shared:") == 5 - strong
+        strong_in_all += strong
+        weaker_in_all += 5 - strong
+    assert strong_in_all and weaker_in_all  # the seeds show both kinds
 
 
 def test_seed_acceptance_examples_render(seeds_site):
