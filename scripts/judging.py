@@ -4,6 +4,7 @@
     python scripts/judging.py items before.json after.json --out round1 [--known verdicts.tsv]
     python scripts/judging.py count verdicts.tsv before.json after.json
     python scripts/judging.py ceiling before.json --out ceiling     # then: found ceiling.tsv before.json after.json
+    python scripts/judging.py majority judge1.tsv judge2.tsv judge3.tsv --out majority.tsv
     python scripts/judging.py frontier now.json --judge 'verdicts-*-judgeA.tsv' --judge 'verdicts-*-judgeB.tsv' [--target 0.10]
 
 The rubric and the whole protocol are in docs/dev/judging.md. In short:
@@ -25,6 +26,7 @@ The rubric and the whole protocol are in docs/dev/judging.md. In short:
               judge to name every right link there is (one line per paper, `key<TAB>n n? ...`)
     found     reads those lines: the most right links lists of the captures' length could
               show, and how many of the named right links each capture's lists hold
+    majority  makes one verdicts file of several judges' (the majority; a tie is wrong)
     frontier  reads two or more judges' verdicts on the captures' tags: how often the judges
               agree, and what hiding the least evidenced tags would buy: the share judged wrong
               among the tags kept, and the right tags lost, down to `--target` (decision 0026)
@@ -53,6 +55,7 @@ DEFAULT_CORPORA = ("corl2022", "3dv2025", "iclr2017")  # issue 15's draw, none o
 SHUFFLE_SEED = 33
 CALIBRATION = 30
 ABSTRACT_START = 300  # characters of a related paper's abstract shown beside its title
+OPENING_WORDS = 25  # words of an untitled paper's abstract in a ceiling judge's list
 VERDICT = re.compile(r"^\s*([0-9a-f]{10})\s+(ok|wrong)\b", re.IGNORECASE)
 
 
@@ -78,6 +81,7 @@ def items_of(capture: dict) -> list[dict]:
                     "id": item_id(key, "link", str(link["record"])),
                     "paper": key,
                     "kind": "link",
+                    "strong": link.get("strong", True),  # captures before decision 0030: every link shown as related
                     "title": link["title"],
                     "abstract": link["abstract"][:ABSTRACT_START],
                 }
@@ -208,7 +212,7 @@ def count(verdicts_path: Path, captures: tuple[Path, ...]) -> None:
     for path in captures:
         capture_ = json.loads(path.read_text(encoding="utf-8"))
         click.echo(f"\n## {capture_['label']} ({capture_.get('commit') or path.name})\n")
-        click.echo("| corpus | tags wrong | links wrong | not judged |\n|---|---|---|---|")
+        click.echo("| corpus | tags wrong | links wrong | strong links wrong | not judged |\n|---|---|---|---|---|")
         rows: dict[str, dict[str, list]] = defaultdict(lambda: {"tag": [], "link": [], "missing": []})
         for item in items_of(capture_):
             corpus = item["paper"].split("#")[0]
@@ -221,7 +225,10 @@ def count(verdicts_path: Path, captures: tuple[Path, ...]) -> None:
         for corpus, row in rows.items():
             tags, links = row["tag"], row["link"]
             tag_wrong, link_wrong = sum(w for _, w in tags), sum(w for _, w in links)
-            click.echo(f"| {corpus} | {tag_wrong} of {len(tags)} | {link_wrong} of {len(links)} | {len(row['missing'])} |")
+            strong = [w for i, w in links if i["strong"]]
+            click.echo(
+                f"| {corpus} | {tag_wrong} of {len(tags)} | {link_wrong} of {len(links)} | {sum(strong)} of {len(strong)} | {len(row['missing'])} |"
+            )
             wrong_lists += [f"- {corpus}: tag '{i['tag']}' ({i['paper']})" for i, w in tags if w]
             wrong_lists += [f"- {corpus}: link to '{i['title']}' ({i['paper']})" for i, w in links if w]
         click.echo("\nJudged wrong:\n" + ("\n".join(wrong_lists) or "(none)"))
@@ -256,11 +263,35 @@ def ceiling(capture_path: Path, out_dir: Path, corpus_dir: Path) -> None:
             lines += textwrap.wrap(paper["abstract"], 100) + [""]
         lines += [f"## All titles of {corpus} (record number: title)", ""]
         with (corpus_dir / f"{corpus}.jsonl").open(encoding="utf-8") as records:
-            lines += [f"- {n}: {json.loads(line).get('title') or '(untitled)'}" for n, line in enumerate(records) if line.strip()]
+            lines += [f"- {n}: {_title_or_opening(json.loads(line))}" for n, line in enumerate(records) if line.strip()]
         lines.append("")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "brief.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     click.echo(f"{out_dir / 'brief.md'}: {len(capture_['papers'])} papers; the judge writes one line per paper")
+
+
+def _title_or_opening(record: dict) -> str:
+    """A record's title; for an untitled one (an unlabelled venue), its abstract's first words."""
+    if record.get("title"):
+        return record["title"]
+    words = (record.get("abstract") or "").split()
+    return "(untitled) " + " ".join(words[:OPENING_WORDS]) + (" …" if len(words) > OPENING_WORDS else "")
+
+
+@main.command()
+@click.argument("judges", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.option("--out", "out_path", required=True, type=click.Path(path_type=Path, dir_okay=False))
+def majority(judges: tuple[Path, ...], out_path: Path) -> None:
+    """One verdict per item from several judges' files: the majority of those who judged it
+    (a tie is 'wrong': a link the judges split on is not one to vouch for)."""
+    read = [read_verdicts(path) for path in judges]
+    lines = []
+    for item in sorted(set().union(*read)):
+        said = [verdicts[item] for verdicts in read if item in verdicts]
+        wrong = sum(v == "wrong" for v in said)
+        lines.append(f"{item}\t{'wrong' if 2 * wrong >= len(said) else 'ok'}\t{wrong} of {len(said)} judges said wrong")
+    out_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    click.echo(f"{out_path}: {len(lines)} items")
 
 
 def read_ceiling(path: Path) -> dict[str, tuple[set[int], set[int]]]:
@@ -285,10 +316,11 @@ def found(ceiling_path: Path, captures: tuple[Path, ...]) -> None:
     right = read_ceiling(ceiling_path)
     for path in captures:
         capture_ = json.loads(path.read_text(encoding="utf-8"))
-        shown = best_sure = best_any = sure_found = unsure_found = 0
+        shown = best_sure = best_any = sure_found = unsure_found = strong_found = 0
         for paper in capture_["papers"]:
             sure, unsure = right.get(paper_key(paper), (set(), set()))
             records = {link["record"] for link in paper["related"]}
+            strong_found += len({link["record"] for link in paper["related"] if link.get("strong", True)} & sure)
             shown += len(records)
             best_sure += min(len(records), len(sure))
             best_any += min(len(records), len(sure | unsure))
@@ -299,7 +331,7 @@ def found(ceiling_path: Path, captures: tuple[Path, ...]) -> None:
         click.echo(
             f"{capture_['label']}: {shown} links shown; at most {best_sure} surely right "
             f"({best_any} counting the unsure); they hold {sure_found} of {total_sure} sure and "
-            f"{unsure_found} of {total_unsure} unsure right links"
+            f"{unsure_found} of {total_unsure} unsure right links; the strong links hold {strong_found} of the sure ones"
         )
 
 

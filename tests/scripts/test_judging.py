@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import judging
 
 
-def capture(label, tags, related):
+def capture(label, tags, related, weaker=()):
     paper = {
         "corpus": "corl2022",
         "record": 4,
@@ -25,7 +25,10 @@ def capture(label, tags, related):
         "abstract": "We learn to grasp objects from few demonstrations.",
         "tags": tags,
         "keyphrases": [],
-        "related": [{"record": r, "title": f"Paper {r}", "abstract": f"Abstract of paper {r}.", "reasons": []} for r in related],
+        "related": [
+            {"record": r, "title": f"Paper {r}", "abstract": f"Abstract of paper {r}.", "reasons": [], "strong": r not in weaker}
+            for r in related
+        ],
     }
     return {"label": label, "commit": "0000000", "seed": 15, "count": 1, "papers": [paper]}
 
@@ -37,7 +40,7 @@ def write(path, data):
 
 def test_items_are_judged_once_blind_and_counted_per_version(tmp_path):
     before = write(tmp_path / "before.json", capture("before", ["grasping", "evaluation"], [7, 9]))
-    after = write(tmp_path / "after.json", capture("after", ["grasping", "imitation learning"], [7, 11]))
+    after = write(tmp_path / "after.json", capture("after", ["grasping", "imitation learning"], [7, 11], weaker={11}))
     runner = CliRunner()
     made = runner.invoke(judging.main, ["items", before, after, "--out", str(tmp_path / "round")])
     assert made.exit_code == 0, made.output
@@ -54,8 +57,9 @@ def test_items_are_judged_once_blind_and_counted_per_version(tmp_path):
     counted = runner.invoke(judging.main, ["count", str(verdicts), before, after])
     assert counted.exit_code == 0, counted.output
     before_part, after_part = counted.output.split("## after")
-    assert "| corl2022 | 1 of 2 | 0 of 2 | 0 |" in before_part and "tag 'evaluation'" in before_part
-    assert "| corl2022 | 0 of 2 | 1 of 2 | 0 |" in after_part and "link to 'Paper 11'" in after_part
+    assert "| corl2022 | 1 of 2 | 0 of 2 | 0 of 2 | 0 |" in before_part and "tag 'evaluation'" in before_part
+    # The wrong link is a weaker one (below the floor): links shown as related hold none wrong.
+    assert "| corl2022 | 0 of 2 | 1 of 2 | 0 of 1 | 0 |" in after_part and "link to 'Paper 11'" in after_part
 
 
 def test_known_verdicts_stay_and_calibrate_the_next_judge(tmp_path):
@@ -73,7 +77,7 @@ def test_known_verdicts_stay_and_calibrate_the_next_judge(tmp_path):
     assert "calibration" in brief and "tag 'evaluation' on a paper: ok" in brief
     # Not judged is said, not guessed.
     counted = runner.invoke(judging.main, ["count", str(known), later])
-    assert "| corl2022 | 0 of 1 | 0 of 1 | 1 |" in counted.output
+    assert "| corl2022 | 0 of 1 | 0 of 1 | 0 of 1 | 1 |" in counted.output
 
 
 def test_a_round_of_tags_only_leaves_the_links_not_judged(tmp_path):
@@ -87,7 +91,7 @@ def test_a_round_of_tags_only_leaves_the_links_not_judged(tmp_path):
     verdicts = tmp_path / "verdicts.tsv"
     verdicts.write_text("\n".join(f"{i} ok" for i in ids) + "\n")
     counted = runner.invoke(judging.main, ["count", str(verdicts), before])
-    assert "| corl2022 | 0 of 2 | 0 of 0 | 2 |" in counted.output
+    assert "| corl2022 | 0 of 2 | 0 of 0 | 0 of 0 | 2 |" in counted.output
 
 
 def test_the_ceiling_brief_lists_the_whole_venue_and_found_counts_right_links(tmp_path):
@@ -110,11 +114,11 @@ def test_the_ceiling_brief_lists_the_whole_venue_and_found_counts_right_links(tm
     lines = counted.output.splitlines()
     assert (
         lines[0]
-        == "before: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 0 of 1 unsure right links"
+        == "before: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 0 of 1 unsure right links; the strong links hold 1 of the sure ones"
     )
     assert (
         lines[1]
-        == "after: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 1 of 1 unsure right links"
+        == "after: 2 links shown; at most 2 surely right (2 counting the unsure); they hold 1 of 2 sure and 1 of 1 unsure right links; the strong links hold 1 of the sure ones"
     )
 
 
@@ -147,3 +151,20 @@ def test_frontier_hides_the_least_evidenced_tags_first_and_reports_judges_agreem
 def test_a_small_sample_fails_a_target_it_meets_often():
     assert round(judging.exceeding(20, 0.10, 0.10), 3) == 0.323  # more than 2 of 20 wrong
     assert judging.exceeding(20, 0.0, 0.10) == 0.0
+
+
+def test_the_majority_of_several_judges_is_one_verdict_and_a_tie_is_wrong(tmp_path):
+    (tmp_path / "a.tsv").write_text("aaaaaaaaaa ok\nbbbbbbbbbb wrong\ncccccccccc ok\n")
+    (tmp_path / "b.tsv").write_text("aaaaaaaaaa ok\nbbbbbbbbbb ok\ncccccccccc wrong\n")
+    (tmp_path / "c.tsv").write_text("aaaaaaaaaa wrong\nbbbbbbbbbb wrong\n")
+    out = tmp_path / "majority.tsv"
+    made = CliRunner().invoke(judging.main, ["majority", *(str(tmp_path / f"{j}.tsv") for j in "abc"), "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    assert judging.read_verdicts(out) == {"aaaaaaaaaa": "ok", "bbbbbbbbbb": "wrong", "cccccccccc": "wrong"}
+
+
+def test_an_untitled_paper_is_listed_for_the_ceiling_judge_by_its_opening_words():
+    words = " ".join(f"w{i}" for i in range(40))
+    assert judging._title_or_opening({"title": "A Title", "abstract": words}) == "A Title"
+    shown = judging._title_or_opening({"abstract": words})
+    assert shown.startswith("(untitled) w0 w1") and shown.endswith("w24 …")
