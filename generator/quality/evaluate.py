@@ -36,7 +36,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from generator.enrich.names import looks_like_name
 from generator.enrich.paper import enrich
 from generator.enrich.tagging import mentions, normalise_keyword
-from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derived_terms
+from generator.enrich.tags import MAX_TAGS, MIN_TAGS
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.enrich.titles import MAX_PAIR_WORDS, and_pair
 from generator.errors import InputError, Report
@@ -456,12 +456,15 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
 
 
 def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
-    """A reason a reader can use: a tag or key phrase of either paper (as derived, the terms the
-    link was found by: enrich.tags.derived_terms), their area, a name (either paper's, or
-    name-like), or a phrase of two or more words; not a lone generic word."""
+    """A reason a reader can use, found on one of the two pages (issue 52): a tag or key phrase
+    either page shows, their area, or a name (either paper's, or name-like); never a term either
+    page hides as too broad or cut (Paper.hidden_terms: 'robotics' at CoRL, 'offline
+    reinforcement'), nor a phrase neither page shows ('success rate') or a lone generic word."""
     key = normalise_term(reason)
-    topics = {normalise_term(t) for p in (a, b) for terms in derived_terms(p) for t in terms}
-    return len(reason.split()) >= 2 or key in topics or reason in (a.name, b.name, a.area) or looks_like_name(reason)
+    if key in {normalise_term(t) for p in (a, b) for t in p.hidden_terms}:
+        return False
+    shown = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
+    return key in shown or reason in (a.name, b.name, a.area) or looks_like_name(reason)
 
 
 def random_neighbours(n: int, k: int, seed: int) -> list[list[int]]:
@@ -550,10 +553,11 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
         ),
         Metric(
             "reason_quality",
-            "reasons that are tags, key phrases, names or phrases",
+            "reasons shown on one of the two pages (tags, key phrases, names, area), none hidden",
             _share([usable_reason(r, a, b) for a, b, r in reasons]),
         ),
         Metric("reasons_per_link", "reasons per related link (mean)", len(reasons) / max(1, sum(len(p.related) for p in papers)), "mean"),
+        Metric("links_without_reason", "related links that show no reason", _share([not r.reasons for p in papers for r in p.related])),
     ]
 
     recommended = Counter(j for others in neighbours for j in others)

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from generator.language.textutil import normalise_term
 from generator.link.corpus import add_mentions
 from helpers import papers_from
 
@@ -70,7 +71,8 @@ def seeds_records():
 
 def test_grouping_tags_changes_what_a_page_shows_not_what_is_related(seeds_records, monkeypatch):
     # Issue 33: a tag no other paper carries becomes a key phrase; the related papers, found by
-    # the tags as derived (enrich.tags.derived_terms), stay as they were, and so do their reasons.
+    # the tags as derived (enrich.tags.derived_terms), stay as they were. Their reasons name only
+    # what the pages show (issue 52), so they follow what grouping shows.
     from collections import Counter
 
     from generator.enrich.paper import enrich_batch
@@ -86,6 +88,10 @@ def test_grouping_tags_changes_what_a_page_shows_not_what_is_related(seeds_recor
     usage = Counter(t for p in grouped for t in dict.fromkeys(p.tags))
     assert all(n >= 2 for t, n in usage.items() if not any(t in p.given_tags for p in grouped))
     assert any(t in p.keyphrases for p in grouped for t in lone)  # kept on its page as a key phrase
+    by_id = {p.id: p for p in grouped}
     for a, b in zip(grouped, ungrouped):
-        assert [(r.id, r.score, r.reasons) for r in a.related] == [(r.id, r.score, r.reasons) for r in b.related]
+        assert [(r.id, r.score, r.strength) for r in a.related] == [(r.id, r.score, r.strength) for r in b.related]
         assert corpus.document(a) == corpus.document(b)
+        for r in a.related:
+            shown = {normalise_term(t) for p in (a, by_id[r.id]) for t in (*p.tags, *p.keyphrases)}
+            assert all(normalise_term(reason) in shown or reason in (a.name, by_id[r.id].name, a.area) for reason in r.reasons)

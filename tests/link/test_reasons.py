@@ -81,3 +81,29 @@ def test_a_key_phrase_of_one_paper_the_other_abstract_uses_is_a_reason():
     b = replace(b, keyphrases=("learned priorities",))
     reasons = add_related([a, b], 1)[1].related[0].reasons
     assert "multi-agent path finding" in reasons, reasons
+
+
+def test_a_reason_is_shown_on_one_of_the_two_pages_never_a_hidden_term():
+    # Issue 52: a term both pages hide ('robotics', the field's tag at a robotics venue; a phrase
+    # cut inside a term) is no reason, nor a phrase both abstracts contain that neither page shows.
+    a, b = papers_from(
+        "Robotics policies for dexterous grasping learned from human videos reach a high success rate in clutter.",
+        "Robotics policies for dexterous grasping from tactile feedback reach a high success rate on novel objects.",
+    )
+    a = replace(a, tags=("robotics", "dexterous grasping"), keyphrases=(), hidden_terms=("robotics",))
+    b = replace(b, tags=("robotics",), keyphrases=("dexterous grasping",), hidden_terms=("robotics",))
+    reasons = add_related([a, b], 1)[0].related[0].reasons
+    assert "dexterous grasping" in reasons, reasons
+    assert "robotics" not in reasons and "success rate" not in reasons, reasons
+
+
+def test_a_link_sharing_nothing_shown_names_their_common_area_or_nothing():
+    a, b = papers_from(
+        "Quantum annealing schedules for portfolio optimisation on noisy hardware.",
+        "Quantum annealing schedules for traffic routing on noisy hardware.",
+    )
+    a, b = (replace(p, tags=(), keyphrases=()) for p in (a, b))
+    same = add_related([replace(a, area="Optimisation"), replace(b, area="Optimisation")], 1)
+    assert same[0].related[0].reasons == ("Optimisation",)
+    apart = add_related([replace(a, area="Optimisation"), replace(b, area="Planning")], 1)
+    assert apart[0].related[0].reasons == ()  # no lone word ('quantum') stands in for a reason

@@ -159,22 +159,23 @@ def test_tag_health_by_hand():
 @pytest.mark.parametrize(
     ("reason", "usable"),
     [
-        ("graph learning", True),  # a tag of one of the papers
-        ("hive monitoring", True),  # a phrase of two words
+        ("graph learning", True),  # a tag one of the pages shows
+        ("sensor fusion", True),  # a key phrase the other page shows
         ("PointMamba", True),  # a name
         ("AcmeNet", True),  # the paper's own name
-        ("sensor fusion", True),
-        ("evaluation", True),  # a tag as derived, hidden from the page
         ("Robotics", True),  # the area both papers are in
+        ("evaluation", False),  # a tag as derived that the page hides (named in passing)
+        ("offline reinforcement", False),  # a phrase cut inside a term, hidden
+        ("hive monitoring", False),  # a phrase neither page shows
         ("efficiency", False),  # lone generic words
         ("enabling", False),
         ("environments", False),
     ],
 )
-def test_reason_quality_counts_tags_phrases_and_names_not_lone_words(reason, usable):
-    a = SimpleNamespace(tags=("graph learning",), keyphrases=(), name="AcmeNet", area="Robotics", before_grouping=None)
-    # A term the page no longer shows (grouped, or named in passing) still says why the link was found.
-    b = SimpleNamespace(tags=(), keyphrases=(), name=None, area="Robotics", before_grouping=(("evaluation",), ("sensor fusion",)))
+def test_reason_quality_counts_what_the_pages_show_never_a_hidden_term(reason, usable):
+    # Issue 52: a reason is something a reader finds on one of the two pages.
+    a = SimpleNamespace(tags=("graph learning",), keyphrases=(), name="AcmeNet", area="Robotics", hidden_terms=("offline reinforcement",))
+    b = SimpleNamespace(tags=(), keyphrases=("sensor fusion",), name=None, area="Robotics", hidden_terms=("evaluation",))
     assert usable_reason(reason, a, b) is usable
 
 

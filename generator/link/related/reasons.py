@@ -1,7 +1,10 @@
 """Why two related papers are related: the names, tags and key phrases they share, then
 the heaviest shared phrases both abstracts contain or names both use (generator.link.corpus lists
-them on each link). Worked out per paper once (`Side`), then per pair; under `mkdocs serve`
-remembered per pair (`remembered`)."""
+them on each link). A reason is what a reader can find on one of the two pages: a tag or key
+phrase one of them shows, a name, or their common area; never a term a page hides (a field's
+tag such as 'robotics' at CoRL, a phrase cut inside a term: Paper.hidden_terms; issue 52).
+Worked out per paper once (`Side`), then per pair; under `mkdocs serve` remembered per pair
+(`remembered`)."""
 
 from __future__ import annotations
 
@@ -51,8 +54,11 @@ def remembered(digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms
 
 def paper_digest(paper: Paper) -> bytes:
     """What `explain` reads of a paper besides its TF-IDF row: its name, text, tags and key
-    phrases (as derived), area and tag scores (candidate phrases and name spellings come from the text)."""
-    data = repr((paper.name, paper.text, derived_terms(paper), paper.area, paper.tag_scores)).encode()
+    phrases (as derived and as shown), hidden terms, area and tag scores (candidate phrases and
+    name spellings come from the text)."""
+    data = repr(
+        (paper.name, paper.text, derived_terms(paper), paper.tags, paper.keyphrases, paper.hidden_terms, paper.area, paper.tag_scores)
+    ).encode()
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
@@ -103,6 +109,8 @@ class Side:
     mentioned: frozenset[str]  # the vocabulary tags the abstract mentions
     phrase_keys: frozenset[str]  # its candidate phrases' keys
     names: dict[str, str]  # the names it uses, lower-cased -> as written
+    shown_keys: frozenset[str]  # the keys of the tags and key phrases its page shows
+    hidden_keys: frozenset[str]  # the keys of the terms its page hides (Paper.hidden_terms)
 
 
 def side(paper: Paper, names: dict[str, str]) -> Side:
@@ -122,6 +130,8 @@ def side(paper: Paper, names: dict[str, str]) -> Side:
         mentioned(paper.tag_scores),
         _phrase_keys(paper.candidate_phrases),
         names,
+        frozenset(normalise_term(t) for t in (*paper.tags, *paper.keyphrases)),
+        frozenset(normalise_term(t) for t in paper.hidden_terms),
     )
 
 
@@ -140,7 +150,7 @@ def explain(sides, pairs: list[tuple[int, int]], matrix, vocabulary: np.ndarray)
 
 
 def _named_reasons(a: Side, b: Side) -> list[str]:
-    """Shared names, tags and key phrases (see `explain`)."""
+    """Shared names, tags and key phrases (see `explain`), each shown on one of the two pages."""
     reasons: list[str] = []
     if a.name and a.name in b.text:
         reasons.append(a.name)
@@ -148,17 +158,22 @@ def _named_reasons(a: Side, b: Side) -> list[str]:
         reasons.append(b.name)
     b_tags = b.topic_keys
     for term, key in a.terms:
-        if key in b_tags and term not in reasons:
+        if key in b_tags and term not in reasons and _shown(key, a, b):
             reasons.append(term)
     # A tag of one paper that the other abstract mentions too (below its own tag threshold).
     for tag in _mentioned_tags(a, b):
-        if tag not in reasons:
+        if tag not in reasons and _shown(normalise_term(tag), a, b):
             reasons.append(tag)
     # A key phrase of one paper that the other abstract uses too (not among its own six).
     for phrase in _used_keyphrases(a, b):
-        if phrase not in reasons:
+        if phrase not in reasons and _shown(normalise_term(phrase), a, b):
             reasons.append(phrase)
     return reasons
+
+
+def _shown(key: str, a: Side, b: Side) -> bool:
+    """A term (by its key) one of the two pages shows and neither hides: a reader finds it there."""
+    return (key in a.shown_keys or key in b.shown_keys) and key not in a.hidden_keys and key not in b.hidden_keys
 
 
 def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts: dict[str, list]) -> list[str]:
@@ -175,6 +190,8 @@ def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts
             known = facts[term] = [len(term.split()) == 1, key, frozenset(key.split()), None, None]
         if not _telling(term, known, phrases, names) or known[2] <= taken:
             continue
+        if term not in names and not _shown(known[1], a, b):
+            continue  # a phrase both abstracts contain that neither page shows ('success rate')
         if known[4] is None:
             known[4] = normalise_keyword(term)
         if known[4] in reasons:  # 'llm' after 'large language models'
@@ -183,8 +200,8 @@ def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts
         taken |= known[2]
         if len(reasons) >= 4:
             break
-    if not reasons:
-        reasons.append(_fallback_reason(a, b, shared))
+    if not reasons and a.area and a.area == b.area:
+        reasons.append(a.area)  # their common area, on both pages
     return reasons
 
 
@@ -231,18 +248,6 @@ def _used_keyphrases(a: Side, b: Side) -> list[str]:
 @lru_cache(maxsize=32_768)
 def mentioned(tag_scores: tuple[tuple[str, float], ...]) -> frozenset[str]:
     return frozenset(tag for tag, _ in tag_scores)
-
-
-def _fallback_reason(a: Side, b: Side, shared: list[str]) -> str:
-    """When the papers share no tag, phrase or name, every link still says something: their
-    common area, else their heaviest shared content word (the one kind of reason
-    `evaluate`'s reason quality counts as unusable, so it stays visible)."""
-    if a.area and a.area == b.area:
-        return a.area
-    for term in shared:
-        if " " not in term and len(term) >= 3 and term not in _BOILERPLATE and not term.endswith(("ly", "ed")) and not term.isdigit():
-            return term
-    return a.area
 
 
 # Words every abstract may share: they say nothing about why two papers are related.
