@@ -134,7 +134,7 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
     hidden = [
         (
             *misread(paper_tags, given_tags, mentioned, defined),
-            *sorted(cut_phrases(candidates, mentioned)),
+            *sorted(cut_phrases(candidates, mentioned, [a.long for a in defined])),
         )
         for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)
     ]

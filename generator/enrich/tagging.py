@@ -426,12 +426,17 @@ def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     return tuple(zip(spelling, spelling.values(), counts.values()))
 
 
-def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Mention]) -> frozenset[str]:
+def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Mention], long_forms: Sequence[str] = ()) -> frozenset[str]:
     """The keys of the candidate phrases (candidate_phrases) that stop inside a term the abstract
     names (its vocabulary mentions, `found`): 'deep reinforcement' of 'deep reinforcement
     learning', 'neural network language' of '... language model' ('model' ends a run), 'learning
-    agents' of 'reinforcement learning agents'. A term's head, its last words, is no cut
-    ('reinforcement learning' of 'deep reinforcement learning'). Issue 33."""
+    agents' of 'reinforcement learning agents'. A term's head, its last words, is a cut only
+    when it is no term of its own: 'adversarial networks' of 'generative adversarial networks',
+    not 'reinforcement learning' of 'deep reinforcement learning'. Issues 33 and 52.
+    `long_forms`: what the abstract's acronyms stand for ('Evolving Graph Fourier Transform'): a
+    part of two or more words from its middle that is no vocabulary term is a cut ('graph
+    fourier'; not 'evolving graph' nor 'graph fourier transform')."""
+    terms = vocabulary().matched
     # What a phrase may not be, end with, begin with (token runs).
     inside: set[tuple[str, ...]] = set()
     ends: set[tuple[str, ...]] = set()
@@ -440,10 +445,17 @@ def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Menti
         words = tuple(mention.spelling.split(" "))
         for k in range(1, len(words)):
             inside.update(words[i:k] for i in range(k))  # inside the term, short of its head
+            if len(words) - k >= 2 and words[k:] not in terms:
+                inside.add(words[k:])  # a head that names nothing alone
             if mention.before:
                 ends.add((mention.before, *words[:k]))  # the phrase runs into the term
             if mention.after:
                 starts.add((*words[k:], mention.after))  # the phrase runs out of the term
+    for long in long_forms:
+        words = tuple(_TOKEN_KEYS[token] for token in _RAW_TOKEN.findall(_spaced(long)))
+        # Its middle: a name's first words often name the problem it is for ('bin packing' of
+        # 'Bin Packing Problem'), its last words a term ('graph fourier transform').
+        inside.update(part for i in range(1, len(words)) for j in range(i + 2, len(words)) if (part := words[i:j]) not in terms)
     if not inside:
         return frozenset()
     cut = set()

@@ -109,6 +109,31 @@ def test_a_candidate_phrase_that_stops_inside_a_term_the_abstract_names_is_cut()
         assert normalise_term(whole) in {key for key, _, _ in phrases} and normalise_term(whole) not in cut
 
 
+def test_a_term_s_last_words_are_cut_only_when_they_name_nothing_alone():
+    # Issue 52: 'adversarial networks' is a piece of 'generative adversarial networks'; 'reinforcement
+    # learning' of 'deep reinforcement learning' is a term of its own.
+    from generator.enrich.tagging import cut_phrases, mentions, vocabulary
+    from generator.language.textutil import normalise_term
+
+    text = "We train generative adversarial networks with deep reinforcement learning for natural language processing."
+    phrases = candidate_phrases(text)
+    spelled = {normalise_term(spelling): spelling for _, spelling, _ in phrases}
+    cut = cut_phrases(phrases + tuple((normalise_term(p), p, 1) for p in ("adversarial networks", "language processing")), mentions(text))
+    assert ("adversarial", "network") not in vocabulary().matched
+    assert normalise_term("adversarial networks") in cut and normalise_term("language processing") in cut
+    assert normalise_term("reinforcement learning") not in cut and normalise_term("generative adversarial networks") not in cut, spelled
+
+
+def test_the_middle_of_a_name_an_acronym_stands_for_is_cut_its_first_and_last_words_are_not():
+    from generator.enrich.tagging import cut_phrases, mentions
+    from generator.language.textutil import normalise_term
+
+    text = "We propose the Evolving Graph Fourier Transform (EGFT) for dynamic graphs."
+    phrases = tuple((normalise_term(p), p, 1) for p in ("graph fourier", "evolving graph", "graph fourier transform", "dynamic graphs"))
+    cut = cut_phrases(phrases, mentions(text), ["Evolving Graph Fourier Transform"])
+    assert cut == {normalise_term("graph fourier")}
+
+
 def test_no_phrase_is_cut_in_an_abstract_naming_no_longer_term():
     from generator.enrich.tagging import cut_phrases, mentions
 
