@@ -1,8 +1,9 @@
 """The data the exploring pages load at view time, built once per site:
 
 - map.json: every paper's place on the topic map (generator.explore.topicmap), area, title, summary
-  and page, plus labelled regions at two levels (broad ones shown zoomed out, finer ones
-  zoomed in), named from the collection's own tags and key phrases;
+  and page, plus labelled regions at two levels (broad ones shown zoomed out, with finer topics
+  where broad ones leave dense parts unnamed; finer ones zoomed in), named from the
+  collection's own tags and key phrases;
 - browse.json: a compact index for the browse page (areas, tags, collections, authors by number;
   each paper as title, page and those numbers), far smaller than papers.json.
 
@@ -38,6 +39,7 @@ SECOND_TERM_SHARE = 0.5
 COHERENT, MIN_SPLIT = 0.4, 60
 FEWEST_NAMED = 6
 DENSE_RADIUS = 0.04  # of the map's width: where a label's papers lie thickest
+FILL_DISTANCE = 0.12  # of the map's width: a finer topic this far from every broad label names its patch at first view
 GRID = 10000  # positions are sent as whole numbers on a GRID x GRID grid
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that name no topic alone: a term of these only ('deep neural networks', 'applications')
@@ -175,18 +177,39 @@ def named_regions(
 
 def _regions(
     terms: list[set[str]], points: np.ndarray, features: np.ndarray, k: int, document_frequency: Counter, *, broad: bool
-) -> list[dict]:
-    """Named regions with the place of their label. A broad region (grouped by topic, spread
-    over the map) is labelled where the papers that carry its first term lie thickest, so the
-    words sit on the papers they name; a finer one (a patch of the map) at its middle, so that
-    zoomed in the labels are spread as the patches are (18 labels in view instead of 14 at
-    4,242 papers)."""
-    regions = []
+) -> tuple[list[dict], list[float]]:
+    """Named regions with the place of their label, and the share of each region's papers its
+    first term names. A broad region (grouped by topic, spread over the map) is labelled where
+    the papers that carry its first term lie thickest, so the words sit on the papers they name;
+    a finer one (a patch of the map) at its middle, so that zoomed in the labels are spread as
+    the patches are (18 labels in view instead of 14 at 4,242 papers)."""
+    regions, shares = [], []
     for label, members in named_regions(terms, features, k, document_frequency, broad=broad):
         first = label.split(" · ")[0]
-        spot = _densest(points[[i for i in members if first in terms[i]]]) if broad else np.median(points[members], axis=0)
+        carrying = [i for i in members if first in terms[i]]
+        spot = _densest(points[carrying]) if broad else np.median(points[members], axis=0)
         regions.append({"label": label, "x": int(spot[0] * GRID), "y": int(spot[1] * GRID), "size": int(len(members))})
-    return regions
+        shares.append(len(carrying) / len(members))
+    return regions, shares
+
+
+def first_view(broad: list[dict], fine: list[dict], fine_shares: list[float]) -> list[dict]:
+    """The labels of the zoomed-out map: the broad regions, then the finer topics that name
+    their patch well (a term on COHERENT of its papers) where no broad label is within
+    FILL_DISTANCE and whose name no broad label has, larger first. Broad regions that are
+    mixed stay unnamed (named_regions), and without these the papers there had no name at
+    first view ('adversarial robustness', 'federated learning' at ICLR 2024; issue 52). The
+    map script places them in this order and leaves out a label that would touch one placed."""
+    named = {word.casefold() for region in broad for word in region["label"].split(" · ")}
+    reach = (FILL_DISTANCE * GRID) ** 2
+    filling = [
+        region
+        for region, share in zip(fine, fine_shares)
+        if share >= COHERENT
+        and region["label"].split(" · ")[0].casefold() not in named
+        and all((region["x"] - b["x"]) ** 2 + (region["y"] - b["y"]) ** 2 > reach for b in broad)
+    ]
+    return broad + sorted(filling, key=lambda region: -region["size"])
 
 
 def map_data(papers: list[Paper], points: np.ndarray, areas: list[str], words=None) -> dict:
@@ -196,6 +219,12 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str], words=No
     terms = [_terms(p) for p in papers]
     document_frequency = Counter(term for paper_terms in terms for term in paper_terms)
     n = len(papers)
+    broad: list[dict] = []
+    fine: list[dict] = []
+    fine_shares: list[float] = []
+    if n >= 8:
+        broad, _ = _regions(terms, points, topic_vectors(papers, words=words), _region_count(n, *BROAD), document_frequency, broad=True)
+        fine, fine_shares = _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False)
     return {
         "areas": areas,
         "x": [int(x * GRID) for x, _ in points],
@@ -205,12 +234,11 @@ def map_data(papers: list[Paper], points: np.ndarray, areas: list[str], words=No
         "summary": [p.summary for p in papers],
         "slug": [p.slug for p in papers],
         # Broad regions are grouped by topic on the papers' words (generator.explore.topics: k-means on
-        # the 2-D positions cut across topics, and on the related-papers graph mixed them);
-        # finer ones by place, so that zoomed in they tile the map.
-        "broad": _regions(terms, points, topic_vectors(papers, words=words), _region_count(n, *BROAD), document_frequency, broad=True)
-        if n >= 8
-        else [],
-        "fine": _regions(terms, points, points, _region_count(n, *FINE), document_frequency, broad=False) if n >= 8 else [],
+        # the 2-D positions cut across topics, and on the related-papers graph mixed them), with
+        # finer topics where they leave dense parts unnamed (first_view); finer ones by place,
+        # so that zoomed in they tile the map.
+        "broad": first_view(broad, fine, fine_shares),
+        "fine": fine,
     }
 
 

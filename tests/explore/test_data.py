@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 from scipy import sparse
 
-from generator.explore.data import _densest, _label, named_regions
+from generator.explore.data import COHERENT, FILL_DISTANCE, GRID, _densest, _label, first_view, named_regions
 from generator.explore.topics import _truncated_svd
 
 
@@ -62,3 +62,18 @@ def test_a_label_sits_where_its_papers_are_thickest():
     thick = np.random.default_rng(0).normal([0.2, 0.7], 0.01, size=(30, 2))
     scattered = np.random.default_rng(1).uniform(0, 1, size=(10, 2))
     assert np.allclose(_densest(np.vstack([scattered, thick])), [0.2, 0.7], atol=0.02)
+
+
+def test_the_first_view_names_dense_parts_no_broad_label_names():
+    # Issue 52: a mixed broad region stays unnamed, and its patches had no name zoomed out.
+    broad = [{"label": "diffusion models", "x": 2000, "y": 2000, "size": 300}]
+    far = int(2000 + 2 * FILL_DISTANCE * GRID)
+    fine = [
+        {"label": "federated learning", "x": far, "y": far, "size": 60},  # far from every broad label: shown
+        {"label": "adversarial robustness", "x": far, "y": 2000, "size": 80},  # larger: placed first of the fill
+        {"label": "score distillation", "x": 2100, "y": 2100, "size": 70},  # under a broad label: zoomed in only
+        {"label": "diffusion models · sampling", "x": 9000, "y": 9000, "size": 50},  # a broad label's name
+        {"label": "assorted methods", "x": 9000, "y": 2000, "size": 90},  # its term names too few of its papers
+    ]
+    shares = [0.6, 0.5, 0.9, 0.8, COHERENT / 2]
+    assert [r["label"] for r in first_view(broad, fine, shares)] == ["diffusion models", "adversarial robustness", "federated learning"]
