@@ -16,7 +16,7 @@ byte: each distinct item is converted once, as a one-item list, by a Markdown of
 own extensions and settings; its title's and summary's HTML are kept in the page's HTML stash
 (as raw HTML is), and its link is a real <a> element, so MkDocs still rewrites and checks it.
 A block that is not such a list, or an item whose conversion does not have the shape
-expected, is left to the usual processors (tests/test_paperlist.py compares whole sites).
+expected, is left to the usual processors (tests/plugin/test_paperlist.py compares whole sites).
 """
 
 from __future__ import annotations

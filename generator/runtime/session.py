@@ -2,7 +2,7 @@
 an edited abstract costs about what it changes, not a whole run.
 
 Every entry is keyed by the very values its result is computed from, so a remembered result
-is the one a cold run computes: output stays byte-identical (tests/test_incremental.py). Each
+is the one a cold run computes: output stays byte-identical (tests/runtime/test_incremental.py). Each
 memo keeps only what the last run used, so memory stays about one run's worth.
 """
 

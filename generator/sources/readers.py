@@ -40,7 +40,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 
 # The longest given values kept: far above any real record (the corpora in ../shared/corpus
 # have titles of up to 168 characters, tl;drs of 281, 16 keywords of up to 149, 54 authors),
-# low enough that a paper page stays within its size budget (tests/test_scale.py) and a
+# low enough that a paper page stays within its size budget (tests/site/test_scale.py) and a
 # megabyte-long field cannot stall a build. Longer values are shortened and reported.
 MAX_CHARS = {"title": 300, "tldr": 600, "collection": 200, "primary_area": 200, "id": 200}
 MAX_ITEMS = {"keywords": 50, "authors": 200}

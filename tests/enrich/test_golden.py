@@ -1,6 +1,6 @@
 """Golden cases: the name, title and summary derived from real abstracts, case by case.
 
-`tests/golden/titles.yml` lists real abstracts by source (a seed file and record number,
+`tests/enrich/golden/titles.yml` lists real abstracts by source (a seed file and record number,
 or a corpus file of ../shared/corpus and the record's id, never the text itself: the
 corpora are not copied into the project) with the real title beside what we derive. A
 change to a derivation shows here as a diff of named cases, not only as an average.

@@ -42,7 +42,7 @@ def seed(name_fragment: str):
     ],
 )
 def test_seed_titles_show_the_introduced_name(fragment, name):
-    # The whole titles are golden cases (tests/golden/titles.yml); here: the name leads the
+    # The whole titles are golden cases (tests/enrich/golden/titles.yml); here: the name leads the
     # title ('Name: phrase') or, where the model is less sure of it, follows ('phrase (Name)').
     paper = seed(fragment)
     assert paper.name == name and (paper.title.startswith(f"{name}: ") or paper.title.endswith(f" ({name})")), paper.title

@@ -1,6 +1,6 @@
 // The topic map (map page): every paper as a dot on a canvas, coloured by area, with the names
 // of regions placed so that no two overlap: broad regions zoomed out, finer topics zoomed in.
-// Data: map.json, made by generator/explore.py (positions on a 10,000 grid, titles, summaries,
+// Data: map.json, made by generator/explore/data.py (positions on a 10,000 grid, titles, summaries,
 // regions). A canvas, not one element per paper: at 12,000 papers SVG or HTML dots make the
 // page slow to load and to pan.
 //

@@ -3,7 +3,7 @@
 // Material's own search downloads one index of every page before the first result (14.6 MB
 // at 4,200 papers); Pagefind's index is split into chunks, and a search fetches only the
 // chunks for its words and the excerpts of the results it shows. The plugin builds the index
-// into pagefind/ at the site root (generator/searchindex.py). The markup is Material's
+// into pagefind/ at the site root (generator/plugin/searchindex.py). The markup is Material's
 // (theme/partials/search.html), so the results look like Material's.
 //
 // Safety: result titles come from input text and are set with textContent; Pagefind's
@@ -16,7 +16,7 @@
   const PAGE = 10;  // results rendered at a time, as Material does
   const DEBOUNCE_MS = 60;  // skip the searches for words still being typed fast
 
-  // A large site's index comes in parts (generator/searchindex.py): pagefind/ and the folders
+  // A large site's index comes in parts (generator/plugin/searchindex.py): pagefind/ and the folders
   // pagefind/parts.json lists, merged into one search (results ranked together by score).
   const OPTIONS = { baseUrl: root.pathname, excerptLength: 24 };
   const parts = () => fetch(new URL("pagefind/parts.json", root))

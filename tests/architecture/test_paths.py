@@ -1,0 +1,58 @@
+"""Every repository path that code, templates, data files and docs name exists (issue 54): a
+comment pointing to `tests/test_incremental.py` after the file moved sends a newcomer nowhere."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from helpers import ROOT
+
+# A path as prose names it: a top-level folder of the repository, then path characters.
+NAMED_PATH = re.compile(r"(?<![\w/.-])((?:generator|tests|scripts|docs|seeds|assets|overrides|\.github|\.ci)/[\w./*{},-]*[\w*}])")
+# Where a path may be relative to instead of the repository: the theme's assets are named as
+# the built site serves them ('assets/javascripts/map.js').
+BASES = ("", "generator/plugin/theme/")
+# Paths that are not this repository's, each with why.
+ELSEWHERE = {
+    "seeds/papers.txt": "the seeds file `abstracts-site new` writes in a new site (generator/plugin/newsite.py)",
+    "docs/authors": "generated into docs/ by a build (ignored by git)",
+    "assets/javascripts/workers/search": "Material's search worker in a built site (scripts/search_bench.py)",
+    "assets/javascripts/search": "a built site's search script, as scripts/search_bench.py names it",
+}
+# Files whose text names paths: code, templates, data, docs, workflows.
+SUFFIXES = {".py", ".md", ".yml", ".yaml", ".j2", ".html", ".js", ".css", ".toml", ".cfg", ".txt", ".tsv"}
+
+
+def _tracked() -> list[str]:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\n")
+    return [name for name in listed if name and (name.endswith(tuple(SUFFIXES)) or name in ("Makefile", ".ci/run"))]
+
+
+def _prose(name: str, text: str) -> str:
+    """The text whose paths must exist: a decision record's Commits section quotes commit
+    subjects as they were written, so it names paths as they were then."""
+    if name.startswith("docs/decisions/"):
+        return text.split("\n## Commits", 1)[0]
+    return text
+
+
+def test_every_path_named_in_the_repository_exists():
+    missing = []
+    for name in _tracked():
+        path = ROOT / name
+        if not path.exists() or name.startswith("seeds/"):
+            continue
+        for match in NAMED_PATH.finditer(_prose(name, path.read_text(encoding="utf-8", errors="replace"))):
+            named = match.group(1).rstrip(".")
+            if named in ELSEWHERE or named.rsplit("/", 1)[-1].isupper() or any(c in named for c in "*{"):
+                continue  # not this repository's, a placeholder ('seeds/FILE') or a pattern ('verdicts-*.tsv')
+            if not any((ROOT / base / named).exists() for base in BASES):
+                missing.append(f"{name}: {named}")
+    assert missing == []
+
+
+def test_the_check_finds_a_path_that_moved():
+    assert NAMED_PATH.findall("is byte-identical (tests/test_incremental.py). Each") == ["tests/test_incremental.py"]
+    assert not (ROOT / "tests/test_incremental.py").exists()
+    assert NAMED_PATH.findall("see generator/explore/data.py, then") == ["generator/explore/data.py"]
