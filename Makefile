@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 KATEX := generator/plugin/theme/assets/vendor/katex
 
-.PHONY: setup model serve build dist lint test eval bench explore-bench browser-deps clean
+.PHONY: setup model serve build dist lint check test eval bench explore-bench browser-deps clean
 
 # The sentence model too (a one-time, hash-checked download of about 80 MB, decision 0028): a
 # site built here has related papers by its meaning. Offline, set-up goes on without it and
@@ -59,6 +59,12 @@ lint: setup
 	$(BIN)/ruff check generator tests scripts
 	$(BIN)/ruff format --check generator tests scripts
 	$(BIN)/mypy
+
+# The fast tier: lint, types and every test that drives no browser and builds no corpus-sized
+# site (markers in pyproject.toml), about 3 minutes on 2 cores; a test stuck for 2 minutes fails
+# with its traceback. `make test` runs everything, each test allowed 10 minutes.
+check: setup lint
+	$(BIN)/pytest -q -m "not browser and not slow" --timeout 120
 
 test: setup model browser-deps lint
 	$(BIN)/pytest -q

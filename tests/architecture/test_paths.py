@@ -41,8 +41,8 @@ def test_every_path_named_in_the_repository_exists():
     missing = []
     for name in _tracked():
         path = ROOT / name
-        if not path.exists() or name.startswith("seeds/"):
-            continue
+        if not path.exists() or name.startswith("seeds/") or name == "tests/architecture/test_paths.py":
+            continue  # seeds are abstracts; this file names moved paths on purpose
         for match in NAMED_PATH.finditer(_prose(name, path.read_text(encoding="utf-8", errors="replace"))):
             named = match.group(1).rstrip(".")
             if named in ELSEWHERE or named.rsplit("/", 1)[-1].isupper() or any(c in named for c in "*{"):
