@@ -12,10 +12,11 @@ from pathlib import Path
 
 import click
 
+from generator import options
 from generator.errors import InputError
 from generator.layout import ROOT_FILES, SECTIONS
 from generator.output.files import is_generated
-from generator.pipeline import RELATED_BY, Settings, generate
+from generator.pipeline import Settings, generate
 from generator.plugin import newsite
 
 
@@ -41,16 +42,23 @@ def _check_inputs(inputs: tuple[Path, ...]) -> None:
             raise Failure(f"{path}: no such file or folder")
 
 
-def _related_by_option(function):
-    return click.option(
+def _related_options(function):
+    """--related and --related-by, as generator.options declares them."""
+    function = click.option(
         "--related-by",
-        "related_by",
-        default="auto",
+        options.RELATED_BY.name,
+        default=options.RELATED_BY.default,
         show_default=True,
-        type=click.Choice(RELATED_BY),
-        help="Related papers by words and meaning: from the sentence model where `abstracts-site model install` "
-        "installed it, else from the built-in table (auto); from the table (table); from the model, an error "
-        "without it (semantic); or by words only (lexical).",
+        type=click.Choice(options.RELATED_BY.choices),
+        help=options.RELATED_BY.help,
+    )(function)
+    return click.option(
+        "--related",
+        options.RELATED.name,
+        default=options.RELATED.default,
+        show_default=True,
+        type=click.IntRange(options.RELATED.low, options.RELATED.high),
+        help=options.RELATED.help,
     )(function)
 
 
@@ -74,8 +82,7 @@ def main() -> None:
 @main.command("generate")
 @_inputs_option
 @click.option("-o", "--out", "out", required=True, type=click.Path(path_type=Path), help="Docs folder to write the pages into.")
-@click.option("--related", default=5, show_default=True, type=click.IntRange(0, 50), help="Related papers per paper.")
-@_related_by_option
+@_related_options
 @click.option("--title", default=None, help="Site title (default: the collection's name).")
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only.")
 def generate_command(inputs: tuple[Path, ...], out: Path, related: int, related_by: str, title: str | None, quiet: bool) -> None:
@@ -108,8 +115,7 @@ def stage_docs(source: Path, stage: Path) -> None:
 @main.command("build")
 @_inputs_option
 @click.option("-s", "--site", "site", default=None, type=click.Path(path_type=Path), help="Folder for the built HTML site (required).")
-@click.option("--related", default=5, show_default=True, type=click.IntRange(0, 50), help="Related papers per paper.")
-@_related_by_option
+@_related_options
 @click.option("--title", default=None, help="Site title (default: the collection's name).")
 @click.option(
     "--docs", "docs", default=None, type=click.Path(path_type=Path), help="Keep the generated Markdown here (default: a temporary folder)."

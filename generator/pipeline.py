@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from generator import options
 from generator.errors import InputError, Report
 from generator.model import Paper, Record
 from generator.output.files import WriteResult, write_later, write_site
@@ -62,7 +63,7 @@ def _load_meaning_table() -> None:
 
 @dataclass(frozen=True)
 class Settings:
-    related: int = 5
+    related: int = options.RELATED.default
     site_title: str | None = None
     progress: bool = False
     source_root: Path | None = None  # input paths are shown relative to this folder
@@ -70,10 +71,10 @@ class Settings:
     # How related papers are found: by words and meaning ("auto": the sentence model where it is
     # installed, else the built-in table; "table"; "semantic": the model, an error without it)
     # or by words only ("lexical"). See meaning_source.
-    related_by: str = "auto"
+    related_by: str = options.RELATED_BY.default
 
 
-RELATED_BY = ("auto", "lexical", "table", "semantic")
+RELATED_BY = options.RELATED_BY.choices
 
 
 @dataclass

@@ -28,8 +28,6 @@ from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
-from mkdocs.config import base
-from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
@@ -41,10 +39,11 @@ from mkdocs.structure.pages import Page
 from generator.errors import InputError
 from generator.layout import MARKER, ROOT_FILES, SECTIONS
 from generator.output.files import write_atomic
-from generator.pipeline import RELATED_BY, Settings, Summary, generate
+from generator.pipeline import Settings, Summary, generate
 from generator.plugin import assets, paperlist
+from generator.plugin.config import AbstractsConfig
 from generator.plugin.pageconvert import Converter
-from generator.plugin.searchindex import PART_PAGES, Indexer, Seen, Stream
+from generator.plugin.searchindex import Indexer, Seen, Stream
 from generator.plugin.templatecache import MemoryBytecodeCache
 from generator.render.bibtex import bibtex_entry
 from generator.runtime.heap import Heap
@@ -61,34 +60,6 @@ DIRTY_WARNING = "A 'dirty' build is being performed"
 # began (decision 0002). The paths the plugin watches (the inputs, the hand-written docs: a few
 # files) are looked at this often instead; mkdocs.yml keeps MkDocs' interval.
 POLL_SECONDS = 0.1
-
-
-class Count(c.Type[int]):
-    """A whole number within bounds."""
-
-    def __init__(self, low: int, high: int, default: int):
-        super().__init__(int, default=default)
-        self.low, self.high = low, high
-
-    def run_validation(self, value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
-            raise c.ValidationError(f"Expected a whole number from {self.low} to {self.high}, got {value!r}.")
-        return value
-
-
-class AbstractsConfig(base.Config):
-    inputs = c.ListOfPaths(default=["seeds"])  # files or folders, relative to mkdocs.yml
-    related = Count(0, 50, default=5)  # related papers per paper
-    progress = c.Type(bool, default=False)  # a progress bar on long runs
-    # Related papers by words and meaning: "auto" from the sentence model where it is installed
-    # (`abstracts-site model install`), else from the built-in table; "table"; "semantic" (the
-    # model, an error without it); or by words only, "lexical" (generator.pipeline.meaning_source).
-    related_by = c.Choice(RELATED_BY, default="auto")
-    source_root = c.Optional(c.Dir(exists=True))  # pages name input files relative to this (default: mkdocs.yml's folder)
-    # Pages per part of the search index: Pagefind's memory while it writes a part grows with its
-    # pages (generator.plugin.searchindex, decision 0004); larger sites are indexed in parts,
-    # merged when searching.
-    search_part_pages = Count(1, 10_000_000, default=PART_PAGES)
 
 
 def _site_title(config: MkDocsConfig) -> str:

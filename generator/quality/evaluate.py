@@ -33,6 +33,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from generator import options
 from generator.enrich.names import looks_like_name
 from generator.enrich.paper import enrich
 from generator.enrich.tagging import mentions, normalise_keyword
@@ -45,7 +46,7 @@ from generator.language.textutil import fold, normalise_term, sentences, singula
 from generator.link.corpus import document, link
 from generator.link.related.similar import CANDIDATES, Mixing, assign, fitted_mixing, plain_top
 from generator.model import Paper, Record
-from generator.pipeline import RELATED_BY, Settings, meaning_source, merge_duplicates, paper_meanings
+from generator.pipeline import Settings, meaning_source, merge_duplicates, paper_meanings
 from generator.runtime.parallel import Forking
 from generator.sources.readers import read_file
 
@@ -668,7 +669,7 @@ def format_table(result: CorpusResult) -> str:
     "related_by",
     default="auto",
     show_default=True,
-    type=click.Choice(RELATED_BY),
+    type=click.Choice(options.RELATED_BY.choices),
     help="Related papers by words only, by meaning from the built-in table or the sentence model, or as a build finds them (auto).",
 )
 def main(

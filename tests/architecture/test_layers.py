@@ -14,7 +14,7 @@ PACKAGE = ROOT / "generator"
 
 # Lowest first. A module belongs to the longest prefix that names it.
 LAYERS = [
-    ("generator", "generator.model", "generator.errors", "generator.layout", "generator.context"),
+    ("generator", "generator.model", "generator.errors", "generator.layout", "generator.context", "generator.options"),
     ("generator.language",),
     ("generator.sources",),
     ("generator.enrich",),
