@@ -5,6 +5,7 @@ Usage (from the repository root; the corpora live in ../shared/corpus/):
     .venv/bin/python scripts/region_quality.py                      # the bench corpora, each and all
     .venv/bin/python scripts/region_quality.py --corpora ijcai2020,ijcai2024 --samples 5
     .venv/bin/python scripts/region_quality.py --repo /tmp/before   # another checkout (before/after)
+    .venv/bin/python scripts/region_quality.py --grouped-by semantic  # regions on meaning vectors instead of words
 
 Each corpus is loaded and linked as a site build does it (derived fields cached under
 --cache), then grouped into broad regions and named as the map does. "all" is the five
@@ -56,8 +57,10 @@ def load(repo: Path, files: list[Path], cache: Path):
     return link(papers, settings.related)
 
 
-def broad_regions(papers) -> tuple[list[set[str]], list[tuple[str | None, np.ndarray]]]:
-    """Every broad region as (label or None, members), as the map makes them."""
+def broad_regions(papers, grouped_by: str = "words") -> tuple[list[set[str]], list[tuple[str | None, np.ndarray]]]:
+    """Every broad region as (label or None, members), as the map makes them; grouped on the
+    papers' words (the map's topic vectors) or, with `grouped_by` 'table' or 'semantic', on
+    their meaning vectors from that source (issue 52: does meaning make better regions?)."""
     from generator.explore import data as explore
 
     terms = [explore._terms(p) for p in papers]
@@ -66,7 +69,7 @@ def broad_regions(papers) -> tuple[list[set[str]], list[tuple[str | None, np.nda
     if hasattr(explore, "named_regions"):
         from generator.explore.topics import topic_vectors
 
-        features = topic_vectors(papers)
+        features = topic_vectors(papers) if grouped_by == "words" else meaning_vectors(papers, grouped_by)
         named = explore.named_regions(terms, features, k, frequency, broad=True)
     else:  # a checkout from before named_regions: regions on the related-papers graph
         from generator.explore.topicmap import topic_vectors
@@ -81,6 +84,15 @@ def broad_regions(papers) -> tuple[list[set[str]], list[tuple[str | None, np.nda
     labelled = {tuple(m) for _, m in named}
     unnamed = [(None, m) for m in explore._groups(terms, features, k, frequency) if tuple(m) not in labelled]
     return terms, [*named, *unnamed]
+
+
+def meaning_vectors(papers, related_by: str) -> np.ndarray:
+    """The papers' meaning vectors as a build finds them (the user's vector cache)."""
+    from generator.errors import Report
+    from generator.pipeline import Settings, meaning_source, paper_meanings
+
+    source = meaning_source(Settings(related_by=related_by), Report())
+    return np.asarray(paper_meanings(papers, source, Report()), dtype=np.float64)
 
 
 def stems(text: str) -> set[str]:
@@ -100,8 +112,8 @@ def ijcai_truth(papers, corpus: Path) -> dict[int, tuple[str, list[str]]]:
     return {i: truth[key] for i, p in enumerate(papers) if (key := (Path(p.origin.file).name, p.origin.record_id)) in truth}
 
 
-def figures(name: str, papers, corpus: Path, samples: int) -> list[str]:
-    terms, regions = broad_regions(papers)
+def figures(name: str, papers, corpus: Path, samples: int, grouped_by: str = "words") -> list[str]:
+    terms, regions = broad_regions(papers, grouped_by)
     named = [(label, m) for label, m in regions if label]
     in_named = sum(len(m) for _, m in named)
     carry = sum(label.split(" · ")[0] in terms[i] for label, m in named for i in m)
@@ -146,6 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--cache", type=Path, default=Path(".cache/region-quality"), help="derived fields cached here between runs")
     parser.add_argument("--samples", type=int, default=0, help="titles to print per region")
+    parser.add_argument(
+        "--grouped-by",
+        choices=("words", "table", "semantic"),
+        default="words",
+        help="group broad regions on the papers' words (as the map does) or on their meaning vectors from the built-in table or the sentence model",
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from search_bench import table
@@ -153,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in args.corpora.split(","):
         files = [args.corpus / f"{c}.jsonl" for c in (BENCH if name == "all" else (name,))]
-        rows.append(figures(name, load(args.repo.resolve(), files, args.cache.resolve()), args.corpus, args.samples))
+        rows.append(figures(name, load(args.repo.resolve(), files, args.cache.resolve()), args.corpus, args.samples, args.grouped_by))
     print(table([["corpus", "papers", "named", "in named", "cover", "title", "IJCAI NMI", "sub-area"], *rows]))
     return 0
 
