@@ -22,7 +22,7 @@ Sizes (approximate paper counts; the table shows the real count):
             with `-rN` appended to the id, ` (replica N)` to the title, and a short varied
             sentence prefixed to the abstract (so no replica is merged as a duplicate)
 
-Inputs (--inputs; both by default, each size measured with each):
+Inputs (--inputs; both by default, untitled first, each size measured with each):
 
     titled      the corpus records as they are: JSON Lines with real titles, keywords, authors,
                 links and areas
@@ -429,7 +429,7 @@ def read_jsonl(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-INPUT_KINDS = ("titled", "untitled")
+INPUT_KINDS = ("untitled", "titled")  # the case most users start from first (issue 55)
 
 
 def prepare_inputs(size: int, corpus: Path, folder: Path, kind: str = "titled") -> list[Path]:
