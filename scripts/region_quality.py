@@ -88,11 +88,9 @@ def broad_regions(papers, grouped_by: str = "words") -> tuple[list[set[str]], li
 
 def meaning_vectors(papers, related_by: str) -> np.ndarray:
     """The papers' meaning vectors as a build finds them (the user's vector cache)."""
-    from generator.errors import Report
-    from generator.pipeline import Settings, meaning_source, paper_meanings
+    from generator.quality.evaluate import meanings_of
 
-    source = meaning_source(Settings(related_by=related_by), Report())
-    return np.asarray(paper_meanings(papers, source, Report()), dtype=np.float64)
+    return np.asarray(meanings_of(papers, related_by), dtype=np.float64)
 
 
 def stems(text: str) -> set[str]:

@@ -28,6 +28,11 @@ from generator.link.related import similar
 from generator.quality.evaluate import derive, load, meaning_source_of
 
 
+def drawn_records(n: int, seed: int, count: int) -> list[int]:
+    """The record numbers of a corpus of `n` records that random.Random(seed) draws, `count` of them, in order."""
+    return sorted(random.Random(seed).sample(range(n), min(count, n)))
+
+
 def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, related_by: str = "lexical") -> list[dict]:
     """The `count` papers random.Random(seed) draws from corpus `name`, derived with titles and
     keywords hidden and tag models fitted without the corpus's venue (related papers by meaning,
@@ -46,7 +51,7 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
         train_tags.use_shipped()
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
     out = []
-    for i in sorted(random.Random(seed).sample(range(len(records)), min(count, len(records)))):
+    for i in drawn_records(len(records), seed, count):
         paper, record = papers[i], records[i]
         related = [
             {

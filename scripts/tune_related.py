@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import random
 import sys
 import zlib
 from pathlib import Path
@@ -44,6 +43,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import judging
+import sample_check
 
 from generator.context import INLINE
 from generator.language.textutil import normalise_term
@@ -113,7 +113,7 @@ def judged_links(papers, records, meanings, mixing: similar.Mixing, name: str, v
     indices, ranking = linking.candidate_strengths(papers, ev.RELATED, meanings, mixing)
     shown = {p.id: {r.id for r in p.related} for p in papers}
     rows = []
-    for i in sorted(random.Random(JUDGED_SEED).sample(range(len(records)), min(JUDGED_COUNT, len(records)))):
+    for i in sample_check.drawn_records(len(records), JUDGED_SEED, JUDGED_COUNT):  # the draw judging.py captured
         key = judging.paper_key({"corpus": name, "record": i})
         for j, strength in zip(indices[i].tolist(), ranking[i].tolist()):
             said = [v[item] for v in verdicts if (item := judging.item_id(key, "link", str(j))) in v]
@@ -263,10 +263,15 @@ def choose(results: dict, bounds: dict, corpora: list[str], settings: list[dict]
     return settings[best] if score(best) > 0 else WORDS_ONLY
 
 
+def source_name(related_by: str) -> str:
+    """The related.yml entry a build with `related_by` reads (words-only without meaning vectors)."""
+    found = ev.meaning_source_of(related_by)
+    return found.name if found is not None else similar.WORDS_ONLY
+
+
 def refit_floor(args: argparse.Namespace) -> int:
     """The floor of the source's fitted setting, fitted again (and written unless --check)."""
-    found_source = ev.meaning_source_of(args.related_by)
-    source = found_source.name if found_source is not None else similar.WORDS_ONLY
+    source = source_name(args.related_by)
     fitted = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     entry = fitted["sources"][source]
     setting = {"weight": entry["semantic_weight"], "candidates": entry["semantic_candidates"], "penalty": entry["semantic_penalty"]}
@@ -384,8 +389,7 @@ def main() -> int:
     final = choose(results, bounds, names, settings)
     report["chosen"] = final
     print("chosen on every corpus:", final)
-    found_source = ev.meaning_source_of(args.related_by)
-    source = found_source.name if found_source is not None else similar.WORDS_ONLY
+    source = source_name(args.related_by)
     floor, floors, report["floor"] = fitted_floors(kept_papers, source, final, without_venue)
     print(f"floor of a strong link: {floor}")
     for held, entry in without_venue.items():

@@ -204,7 +204,7 @@ def in_context(found: list[Mention], text: str) -> list[Mention]:
     contexts = vocabulary().contexts
     if not any((m.tag, m.spelling) in contexts for m in found):
         return found
-    tokens = f" {' '.join(_TOKEN_KEYS[raw] for raw in _RAW_TOKEN.findall(_spaced(text)))} "
+    tokens = f" {' '.join(_token_keys(text))} "
     return [m for m in found if (m.tag, m.spelling) not in contexts or any(cue in tokens for cue in contexts[m.tag, m.spelling])]
 
 
@@ -234,6 +234,11 @@ def _spaced(text: str) -> str:
 # Each token as vocabulary spellings are stored, computed once and looked up in C (a corpus
 # repeats its words).
 _TOKEN_KEYS = Computed(lambda token: singular(fold(token)))
+
+
+def _token_keys(text: str) -> tuple[str, ...]:
+    """The text's tokens as vocabulary spellings are stored (Mention.spelling's words)."""
+    return tuple(map(_TOKEN_KEYS.__getitem__, _RAW_TOKEN.findall(_spaced(text))))
 
 
 class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
@@ -452,7 +457,7 @@ def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Menti
             if mention.after:
                 starts.add((*words[k:], mention.after))  # the phrase runs out of the term
     for long in long_forms:
-        words = tuple(_TOKEN_KEYS[token] for token in _RAW_TOKEN.findall(_spaced(long)))
+        words = _token_keys(long)
         # Its middle: a name's first words often name the problem it is for ('bin packing' of
         # 'Bin Packing Problem'), its last words a term ('graph fourier transform').
         inside.update(part for i in range(1, len(words)) for j in range(i + 2, len(words)) if (part := words[i:j]) not in terms)
@@ -460,7 +465,7 @@ def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Menti
         return frozenset()
     cut = set()
     for key, spelling, _ in phrases:
-        tokens = tuple(map(_TOKEN_KEYS.__getitem__, _RAW_TOKEN.findall(_spaced(spelling))))
+        tokens = _token_keys(spelling)
         if tokens in inside or any(tokens[-j:] in ends or tokens[:j] in starts for j in range(2, len(tokens) + 1)):
             cut.add(key)
     return frozenset(cut)

@@ -110,9 +110,9 @@ def _cut_from_a_term(phrase: str, text: str, terms) -> bool:
     """`phrase` (no vocabulary term itself) is the last words of a vocabulary term the abstract
     names, and every time the abstract says it, it says the longer term ('adversarial networks'
     of 'generative adversarial networks')."""
-    from generator.enrich.tagging import _RAW_TOKEN, _TOKEN_KEYS, _spaced, mentions
+    from generator.enrich.tagging import _token_keys, mentions
 
-    tokens = tuple(_TOKEN_KEYS[t] for t in _RAW_TOKEN.findall(_spaced(phrase)))
+    tokens = _token_keys(phrase)
     if len(tokens) < 2 or tokens in terms:
         return False
     for mention in mentions(text):
