@@ -198,7 +198,7 @@ def first_view(broad: list[dict], fine: list[dict], fine_shares: list[float]) ->
     their patch well (a term on COHERENT of its papers) where no broad label is within
     FILL_DISTANCE and whose name no broad label has, larger first. Broad regions that are
     mixed stay unnamed (named_regions), and without these the papers there had no name at
-    first view ('adversarial robustness', 'federated learning' at ICLR 2024; issue 52). The
+    first view ('federated learning', 'equivariance' at ICLR 2024; issue 52). The
     map script places them in this order and leaves out a label that would touch one placed."""
     named = {word.casefold() for region in broad for word in region["label"].split(" · ")}
     reach = (FILL_DISTANCE * GRID) ** 2
