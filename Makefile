@@ -79,11 +79,14 @@ eval: setup
 # then when a vocabulary tag applies, from the author keywords: generator/data/tag_evidence.yml
 # (deterministic; leave-one-venue-out figures in train-tags-report.json); then the built-in meaning
 # table, generator/data/meaning/, from the sentence model's vectors of the unlabelled abstracts
-# (deterministic; the first run embeds them, about 17 min, kept in the vector cache).
+# (deterministic; the first run embeds them, about 17 min, kept in the vector cache); last, the tag
+# names' vectors by the model and the table and the floor of a tag a paper is about, fitted on the
+# judged tags: generator/data/aboutness.yml and aboutness/ (deterministic; decision 0031).
 train: setup model
 	$(BIN)/python scripts/train.py --corpus $(CORPUS) --report train-report.json
 	$(BIN)/python scripts/train_tags.py --corpus $(CORPUS) --report train-tags-report.json
 	$(BIN)/python scripts/train_meaning.py --corpus $(CORPUS)/unlabelled/abstracts.jsonl.gz
+	$(BIN)/python scripts/tune_aboutness.py --corpus $(CORPUS)
 
 # Time, memory and size of whole sites at ~40, ~2,200, ~4,200 and ~12,000 papers.
 BENCH_ARGS ?= --sizes 40,2200,4200,12000 --repeat 3

@@ -397,6 +397,7 @@ class _Run:
         return papers
 
     def link(self, papers: list[Paper]) -> list[Paper]:
+        from generator.link.aboutness import fitted_aboutness
         from generator.link.corpus import glossary, link
         from generator.link.related.similar import fitted_mixing
         from generator.render.site import listing_files
@@ -422,6 +423,7 @@ class _Run:
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
             meanings=meanings,
             mixing=fitted_mixing(source.name if source is not None else None),
+            aboutness=fitted_aboutness(source.name) if meanings is not None and source is not None else None,
         )
 
     def meanings(self, papers: list[Paper]) -> tuple[Any, Source | None]:

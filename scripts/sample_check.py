@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import train_tags
 
+from generator.link.aboutness import fitted_aboutness
 from generator.link.related import similar
 from generator.quality.evaluate import derive, load, meaning_source_of
 
@@ -33,22 +34,30 @@ def drawn_records(n: int, seed: int, count: int) -> list[int]:
     return sorted(random.Random(seed).sample(range(n), min(count, n)))
 
 
-def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, related_by: str = "lexical") -> list[dict]:
-    """The `count` papers random.Random(seed) draws from corpus `name`, derived with titles and
-    keywords hidden and tag models fitted without the corpus's venue (related papers by meaning,
-    with `related_by`, mixed as fitted for that source without it: generator/data/related.yml's without_venue):
-    per paper its record number, real title, author keywords, abstract, tags, key phrases, the
-    evidence of its vocabulary tags (Paper.tag_scores), and
-    each related paper's record number, real title, abstract, reasons, strength and whether it is strong."""
+def derived_corpus(corpus_dir: Path, name: str, corpora: dict, related_by: str = "lexical") -> tuple[list, list]:
+    """Corpus `name`'s records and its papers derived with titles and keywords hidden, tag models
+    fitted without the corpus's venue, and related papers by `related_by`: mixed, and tags checked
+    by meaning (link.aboutness), as fitted for that source without the venue (generator/data's
+    related.yml and aboutness.yml, without_venue)."""
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
     try:
         source = meaning_source_of(related_by)
-        mixing = similar.mixing_without(held_out, source.name if source is not None else None)
-        papers, _ = derive(records, related_by=related_by, mixing=mixing)
+        source_name = source.name if source is not None else None
+        mixing = similar.mixing_without(held_out, source_name)
+        papers, _ = derive(records, related_by=related_by, mixing=mixing, aboutness=fitted_aboutness(source_name, held_out))
     finally:
         train_tags.use_shipped()
+    return records, papers
+
+
+def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, related_by: str = "lexical") -> list[dict]:
+    """The `count` papers random.Random(seed) draws from corpus `name`, derived as
+    `derived_corpus` derives them: per paper its record number, real title, author keywords,
+    abstract, tags, key phrases, the evidence of its vocabulary tags (Paper.tag_scores), and
+    each related paper's record number, real title, abstract, reasons, strength and whether it is strong."""
+    records, papers = derived_corpus(corpus_dir, name, corpora, related_by)
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
     out = []
     for i in drawn_records(len(records), seed, count):

@@ -57,8 +57,9 @@ from generator.errors import Report
 from generator.language.learned import Linear
 from generator.language.textutil import fold, normalise_term, singular
 from generator.link import keyphrases
+from generator.link.aboutness import fitted_aboutness
 from generator.link.corpus import _phrase_like
-from generator.quality.evaluate import contains, evaluate_records, keyword_kind, tag_matches_keywords, term_tokens
+from generator.quality.evaluate import contains, evaluate_records, keyword_kind, meaning_source_of, tag_matches_keywords, term_tokens
 from generator.sources import markup
 from generator.sources.readers import read_file
 
@@ -319,22 +320,37 @@ def write(trained: Trained, corpora: list[str]) -> None:
 @click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--report", type=click.Path(path_type=Path, dir_okay=False), help="Leave-one-venue-out figures, as JSON.")
 @click.option("--write/--no-write", "write_files", default=True, help="Write the parameters fitted on all keyword venues.")
-def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
+@click.option(
+    "--related-by",
+    "related_by",
+    type=click.Choice(["lexical", "table", "semantic"]),
+    default="lexical",
+    show_default=True,
+    help="The report's sites: by words only, or with meaning from the built-in table or the sentence model "
+    "(derived tags then checked by meaning, link.aboutness, with the floor fitted without the venue).",
+)
+def main(corpus_dir: Path, report: Path | None, write_files: bool, related_by: str) -> None:
     start = time.perf_counter()
     corpora = keyword_corpora(corpus_dir)
     click.echo(f"{sum(map(len, corpora.values()))} papers from {len(corpora)} keyword corpora read in {time.perf_counter() - start:.1f} s")
     if report:
         results = {}
+        source = meaning_source_of(related_by)
+        source_name = source.name if source is not None else None
         venues = sorted({venue(c) for c in corpora})
         for held_out in venues:
             training = {name: records for name, records in corpora.items() if venue(name) != held_out}
             train(training).use()
+            aboutness = fitted_aboutness(source_name, held_out)
             for corpus in [c for c in corpora if venue(c) == held_out]:
-                results[corpus] = {"trained_on": f"keyword venues but {held_out}", **evaluate_records(corpus, corpora[corpus]).to_json()}
+                result = evaluate_records(corpus, corpora[corpus], related_by=related_by, aboutness=aboutness)
+                results[corpus] = {"trained_on": f"keyword venues but {held_out}", **result.to_json()}
                 click.echo(f"{corpus:10} (without {held_out}): {_line(results[corpus])}")
         train(corpora).use()
         for path in sorted(corpus_dir.glob("ijcai*.jsonl")):
-            result = evaluate_records(path.stem, read_file(path, Report()))
+            result = evaluate_records(
+                path.stem, read_file(path, Report()), related_by=related_by, aboutness=fitted_aboutness(source_name, "ijcai")
+            )
             results[path.stem] = {"trained_on": "every keyword venue (none is ijcai)", **result.to_json()}
             click.echo(f"{path.stem:10} (keyword venues): {_line(results[path.stem])}")
         use_shipped()

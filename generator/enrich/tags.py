@@ -7,6 +7,8 @@
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
    the papers about it, and a broad one is hidden there too; a tag most abstracts name (the
    collection's field) is hidden where the paper is not about it (`drop_dominant_tags`).
+   Where the build has a meaning vector per abstract, a derived tag whose name the paper's
+   meaning is far from is shown as a key phrase too (generator.link.aboutness, decision 0031).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
    is filled up from its key phrases (`filled_up`), for finding related papers.
 4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
@@ -77,7 +79,7 @@ def named_once(
     return tuple(
         tag
         for tag in _named_once(tags, given_tags, found)
-        if not one_word(tag) and round(scores.get(tag, 0.0), 4) < central and not _central(tag, title)
+        if not one_word(tag) and round(scores.get(tag, 0.0), 4) < central and not title_names(tag, title)
     )
 
 
@@ -128,7 +130,7 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Pa
         about = []
         for i, paper in enumerate(papers):
             if tag in paper.tags and tag not in paper.given_tags and _about(paper, tag, central):
-                about.append((not _central(tag, paper.title), -dict(paper.tag_scores).get(tag, 0.0), i))
+                about.append((not title_names(tag, paper.title), -dict(paper.tag_scores).get(tag, 0.0), i))
         keeping[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
 
     def keep(i: int, paper: Paper, tag: str) -> bool:
@@ -162,10 +164,10 @@ def field_tags(papers: Sequence[Paper]) -> set[str]:
 
 def _about(paper: Paper, tag: str, central: float) -> bool:
     """The paper is about the tag: its title names it, or its evidence reaches `central`."""
-    return _central(tag, paper.title) or dict(paper.tag_scores).get(tag, 0.0) >= central
+    return title_names(tag, paper.title) or dict(paper.tag_scores).get(tag, 0.0) >= central
 
 
-def _central(tag: str, title: str) -> bool:
+def title_names(tag: str, title: str) -> bool:
     """The paper is about the tag, not only mentioning it: its title says so."""
     return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 

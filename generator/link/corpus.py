@@ -20,6 +20,7 @@ from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
 from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
 from generator.language.textutil import normalise_term
+from generator.link.aboutness import Aboutness, shown_by_aboutness
 from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
@@ -516,17 +517,20 @@ def link(
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
     meanings: np.ndarray | None = None,
     mixing: Mixing | None = None,
+    aboutness: Aboutness | None = None,
 ) -> list[Paper]:
     """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
     reused where its inputs are the same, and where work may run aside (generator.context).
     `titled(papers)` is called once the papers are all linking makes them but for their related
     papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
     is called where this process would wait for work run aside (if ever); `neighbours_found`:
-    `meanings` and `mixing`: see add_related."""
+    `meanings` and `mixing`: see add_related; with `aboutness` (the tag names' vectors by the
+    meanings' source), a derived tag the paper's meaning is far from is shown as a key phrase."""
     kept = context.kept
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
+    papers = shown_by_aboutness(papers, meanings, aboutness, kept)
     if kept is None:
         # What only the abstracts decide (names they mention and use, the words their documents
         # begin with) aside, while key phrases are scored here, with the key phrases of the last

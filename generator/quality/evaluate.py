@@ -43,6 +43,7 @@ from generator.enrich.titles import MAX_PAIR_WORDS, and_pair
 from generator.errors import InputError, Report
 from generator.language.meaning.source import Source
 from generator.language.textutil import fold, normalise_term, sentences, singular
+from generator.link.aboutness import Aboutness, fitted_aboutness
 from generator.link.corpus import document, link
 from generator.link.related.similar import CANDIDATES, Mixing, assign, fitted_mixing, plain_top
 from generator.model import Paper, Record
@@ -274,11 +275,16 @@ def hide(record: Record) -> Record:
 
 
 def derive(
-    records: Sequence[Record], related: int = RELATED, related_by: str = "lexical", mixing: Mixing | None = None
+    records: Sequence[Record],
+    related: int = RELATED,
+    related_by: str = "lexical",
+    mixing: Mixing | None = None,
+    aboutness: Aboutness | None = None,
 ) -> tuple[list[Paper], dict[str, float]]:
     """Run enrich and link on the hidden records; papers come back in record order. `related_by`
     as a build's (generator.pipeline.Settings), meaning vectors mixed as `mixing` says (by default
-    as fitted for the source); the time to embed is not counted in link's."""
+    as fitted for the source; derived tags checked against `aboutness`, by default as fitted for
+    the source, link.aboutness); the time to embed is not counted in link's."""
     start = time.perf_counter()
     papers = [enrich(hide(r)) for r in records]
     enriched = time.perf_counter()
@@ -287,7 +293,11 @@ def derive(
     embedded = time.perf_counter()
     if mixing is None:
         mixing = fitted_mixing(source.name if source is not None else None)
-    papers = link(papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing)  # as a one-off run forks
+    if aboutness is None and source is not None:
+        aboutness = fitted_aboutness(source.name)
+    papers = link(
+        papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing, aboutness=aboutness
+    )  # as a one-off run forks
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}
 
@@ -574,9 +584,16 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
 
 
 def evaluate_records(
-    name: str, records: Sequence[Record], related: int = RELATED, seed: int = SEED, examples: int = 0, related_by: str = "lexical"
+    name: str,
+    records: Sequence[Record],
+    related: int = RELATED,
+    seed: int = SEED,
+    examples: int = 0,
+    related_by: str = "lexical",
+    aboutness: Aboutness | None = None,
 ) -> CorpusResult:
-    papers, seconds = derive(records, related, related_by)
+    """Derive the hidden records as `derive` does and score every section against them."""
+    papers, seconds = derive(records, related, related_by, aboutness=aboutness)
     result = CorpusResult(name, len(papers))
     result.sections["titles"] = title_metrics(papers, records)
     result.sections["title defects"] = defect_metrics(papers)

@@ -1,0 +1,103 @@
+"""Whether a paper is about each tag its words gave it, by meaning (issue 52, decision 0031).
+
+A vocabulary tag is derived from the words that name it; a paper can name 'flow matching' or
+'segmentation' without being about either. Where a build has a meaning vector per abstract,
+the cosine between it and the vector of the tag's name, by the same meaning source, says
+how near the paper's meaning is to the tag's: on issue 33's 323 judged tags it separates the
+tags judged right from those judged wrong at AUC .77 (sentence model) and .80 (built-in
+table), above the words' evidence (.64) and the lexical rank (.70). A derived tag below its
+source's floor is shown as a key phrase (Paper.shown_as_phrases), as a tag named once is;
+related papers still find it as a tag, so their lists do not change.
+
+The tag names' vectors and the floors live in data/aboutness.yml and data/aboutness/, made
+by `scripts/tune_aboutness.py` (`make train`): the floor is the lowest at which at most a
+tenth of the judged tags kept were judged wrong. A site by words only, or by a meaning source
+with no vectors there, keeps the rule of words alone (enrich.tags).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, partial
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import yaml
+
+from generator.context import Kept, made
+from generator.enrich.tags import title_names
+from generator.model import Paper, paper_with
+
+DATA = "data/aboutness.yml"
+
+
+@dataclass(frozen=True)
+class Aboutness:
+    """The unit vector of each tag's name by one meaning source (`rows`: tag -> row of
+    `vectors`), and the cosine below which the paper is not taken to be about the tag."""
+
+    floor: float
+    rows: dict[str, int]
+    vectors: np.ndarray
+
+    def nearness(self, meaning: np.ndarray, tags: tuple[str, ...]) -> dict[str, float]:
+        """The cosine between a paper's unit meaning vector and each of `tags` that has a name vector."""
+        known = [tag for tag in tags if tag in self.rows]
+        if not known:
+            return {}
+        cosines = self.vectors[[self.rows[tag] for tag in known]] @ meaning
+        return {tag: float(value) for tag, value in zip(known, cosines)}
+
+
+@cache
+def _fitted() -> dict[str, Any]:
+    text = resources.files("generator").joinpath(DATA).read_text(encoding="utf-8")
+    return yaml.safe_load(text) or {}
+
+
+@cache
+def _vectors(file: str) -> np.ndarray:
+    with resources.files("generator").joinpath("data").joinpath(file).open("rb") as stream:
+        return np.load(stream, allow_pickle=False).astype(np.float32)
+
+
+def fitted_aboutness(source: str | None, venue: str | None = None) -> Aboutness | None:
+    """The tag names' vectors and floor for the meaning source named `source` (None: words
+    only, and no aboutness); with `venue`, the floor fitted without that venue's judged tags
+    (the shipped one when there is none)."""
+    if source is None:
+        return None
+    data = _fitted()
+    entry = (data.get("sources") or {}).get(source)
+    if not entry:
+        return None
+    floor = (entry.get("without_venue") or {}).get(venue, entry["floor"]) if venue else entry["floor"]
+    tags = [str(tag) for tag in data["tags"]]
+    return Aboutness(float(floor), {tag: row for row, tag in enumerate(tags)}, _vectors(entry["vectors"]))
+
+
+def tags_not_about(paper: Paper, meaning: np.ndarray, aboutness: Aboutness) -> tuple[str, ...]:
+    """The paper's derived tags whose name its meaning is farther from than the floor: neither
+    given nor named by its title (of the 68 judged tags a derived title named, one was judged wrong)."""
+    derived = tuple(tag for tag in paper.tags if tag not in paper.given_tags and not title_names(tag, paper.title))
+    return tuple(tag for tag, cosine in aboutness.nearness(meaning, derived).items() if cosine < aboutness.floor)
+
+
+def shown_by_aboutness(
+    papers: list[Paper], meanings: np.ndarray | None, aboutness: Aboutness | None, kept: Kept | None = None
+) -> list[Paper]:
+    """Each paper with the derived tags it is not about (tags_not_about) among the tags its
+    page shows as key phrases (Paper.shown_as_phrases; enrich.tags.grouping_tags shows them).
+    Unchanged without meaning vectors or without `aboutness` for their source."""
+    if meanings is None or aboutness is None:
+        return papers
+    result = []
+    for paper, meaning in zip(papers, meanings):
+        apart = [tag for tag in tags_not_about(paper, meaning, aboutness) if tag not in paper.shown_as_phrases]
+        if not apart:
+            result.append(paper)
+            continue
+        changes = {"shown_as_phrases": (*paper.shown_as_phrases, *apart)}
+        result.append(made(kept, "aboutness", paper, changes, partial(paper_with, paper, **changes)))
+    return result
