@@ -242,6 +242,30 @@ def paper_meanings(papers: Sequence[Paper], source: Source, report: Report, memo
     return vectors
 
 
+def name_embedder(source: Source) -> Callable[[list[str]], Any]:
+    """How linking embeds tag names the shipped vectors lack (key phrases filled up as tags,
+    link.aboutness): by `source`, through the user's vector cache as abstracts are (a name
+    embedded once is read back in later builds)."""
+    from generator.language.meaning.source import embedder, worth_storing
+    from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
+
+    store = VectorStore(store_path(), source) if worth_storing(source) else None
+
+    def embed(names: list[str]) -> Any:
+        return meaning_vectors(names, source, lambda missing: embedder(source)(missing, False), store)[0]
+
+    return embed
+
+
+def fitted_aboutness_for(source: Source | None, venue: str | None = None) -> Any:
+    """The aboutness fitted for `source` (link.aboutness.fitted_aboutness; None: words only, or
+    a source with no tag name vectors), embedding other names by it (name_embedder)."""
+    from generator.link.aboutness import fitted_aboutness
+
+    fitted = fitted_aboutness(source.name, venue) if source is not None else None
+    return replace(fitted, embed_others=name_embedder(cast("Source", source))) if fitted is not None else None
+
+
 def serving_meanings(papers: Sequence[Paper], model: Source, report: Report, session: Session) -> tuple[Any, Source]:
     """Under `mkdocs serve`: each paper's vector by the sentence model `model`, and `model`; but
     while more than EMBED_ASIDE_FROM abstracts have no vector of it yet, the built-in table's
@@ -397,7 +421,6 @@ class _Run:
         return papers
 
     def link(self, papers: list[Paper]) -> list[Paper]:
-        from generator.link.aboutness import fitted_aboutness
         from generator.link.corpus import glossary, link
         from generator.link.related.similar import fitted_mixing
         from generator.render.site import listing_files
@@ -423,7 +446,7 @@ class _Run:
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
             meanings=meanings,
             mixing=fitted_mixing(source.name if source is not None else None),
-            aboutness=fitted_aboutness(source.name) if meanings is not None and source is not None else None,
+            aboutness=fitted_aboutness_for(source) if meanings is not None else None,
         )
 
     def meanings(self, papers: list[Paper]) -> tuple[Any, Source | None]:

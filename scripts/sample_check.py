@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 import train_tags
 
-from generator.link.aboutness import fitted_aboutness
 from generator.link.related import similar
+from generator.pipeline import fitted_aboutness_for
 from generator.quality.evaluate import derive, load, meaning_source_of
 
 
@@ -44,9 +44,8 @@ def derived_corpus(corpus_dir: Path, name: str, corpora: dict, related_by: str =
     train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
     try:
         source = meaning_source_of(related_by)
-        source_name = source.name if source is not None else None
-        mixing = similar.mixing_without(held_out, source_name)
-        papers, _ = derive(records, related_by=related_by, mixing=mixing, aboutness=fitted_aboutness(source_name, held_out))
+        mixing = similar.mixing_without(held_out, source.name if source is not None else None)
+        papers, _ = derive(records, related_by=related_by, mixing=mixing, aboutness=fitted_aboutness_for(source, held_out))
     finally:
         train_tags.use_shipped()
     return records, papers

@@ -57,8 +57,8 @@ from generator.errors import Report
 from generator.language.learned import Linear
 from generator.language.textutil import fold, normalise_term, singular
 from generator.link import keyphrases
-from generator.link.aboutness import fitted_aboutness
 from generator.link.corpus import _phrase_like
+from generator.pipeline import fitted_aboutness_for
 from generator.quality.evaluate import contains, evaluate_records, keyword_kind, meaning_source_of, tag_matches_keywords, term_tokens
 from generator.sources import markup
 from generator.sources.readers import read_file
@@ -336,12 +336,11 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool, related_by: s
     if report:
         results = {}
         source = meaning_source_of(related_by)
-        source_name = source.name if source is not None else None
         venues = sorted({venue(c) for c in corpora})
         for held_out in venues:
             training = {name: records for name, records in corpora.items() if venue(name) != held_out}
             train(training).use()
-            aboutness = fitted_aboutness(source_name, held_out)
+            aboutness = fitted_aboutness_for(source, held_out)
             for corpus in [c for c in corpora if venue(c) == held_out]:
                 result = evaluate_records(corpus, corpora[corpus], related_by=related_by, aboutness=aboutness)
                 results[corpus] = {"trained_on": f"keyword venues but {held_out}", **result.to_json()}
@@ -349,7 +348,7 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool, related_by: s
         train(corpora).use()
         for path in sorted(corpus_dir.glob("ijcai*.jsonl")):
             result = evaluate_records(
-                path.stem, read_file(path, Report()), related_by=related_by, aboutness=fitted_aboutness(source_name, "ijcai")
+                path.stem, read_file(path, Report()), related_by=related_by, aboutness=fitted_aboutness_for(source, "ijcai")
             )
             results[path.stem] = {"trained_on": "every keyword venue (none is ijcai)", **result.to_json()}
             click.echo(f"{path.stem:10} (keyword venues): {_line(results[path.stem])}")

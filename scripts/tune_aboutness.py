@@ -149,8 +149,13 @@ def fit_source(source: Source, tags: list[str], judged: list[dict]) -> tuple[np.
     names = np.asarray(embed(tags, False), dtype=np.float32)
     rows = {tag: row for row, tag in enumerate(tags)}
     meanings = paper_meanings([t["paper"] for t in judged], source, Report())
-    known = [k for k, t in enumerate(judged) if t["tag"] in rows]
-    cosines = np.array([float(meanings[k] @ names[rows[judged[k]["tag"]]]) for k in known])
+    # A judged tag that is no vocabulary tag (a key phrase filled up as a tag) is embedded as a build embeds it.
+    others = sorted({t["tag"] for t in judged} - set(rows))
+    other_vectors = dict(zip(others, np.asarray(embed(others, False), dtype=np.float32)))
+    known = list(range(len(judged)))
+    cosines = np.array(
+        [float(meanings[k] @ (names[rows[t["tag"]]] if t["tag"] in rows else other_vectors[t["tag"]])) for k, t in enumerate(judged)]
+    )
     wrong = np.array([judged[k]["wrong"] for k in known])
     venues = np.array([judged[k]["venue"] for k in known])
     titled = np.array([title_names(judged[k]["tag"], judged[k]["paper"].title) for k in known])
@@ -159,7 +164,9 @@ def fit_source(source: Source, tags: list[str], judged: list[dict]) -> tuple[np.
     # A title-named tag is never hidden: ranked above every other in the frontiers.
     aboutness = np.where(titled, 2.0, cosines)
     print(f"\n## {source.name}: floor {floor:.2f} (at most {TARGET:.0%} of the judged tags kept judged wrong)\n")
-    print(f"{len(known)} judged tags with a name vector, {titled.sum()} named by the paper's title ({wrong[titled].sum():g} wrong)")
+    print(
+        f"{len(known)} judged tags ({len(others)} of them no vocabulary tag), {titled.sum()} named by the paper's title ({wrong[titled].sum():g} wrong)"
+    )
     print(
         f"AUC right vs wrong: name cosine {auc(cosines, wrong < 0.5):.3f}, with title-named tags first {auc(aboutness, wrong < 0.5):.3f}, ",
         end="",

@@ -17,6 +17,7 @@ with no vectors there, keeps the rule of words alone (enrich.tags).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
 from importlib import resources
@@ -34,20 +35,27 @@ DATA = "data/aboutness.yml"
 
 @dataclass(frozen=True)
 class Aboutness:
-    """The unit vector of each tag's name by one meaning source (`rows`: tag -> row of
-    `vectors`), and the cosine below which the paper is not taken to be about the tag."""
+    """The unit vector of each vocabulary tag's name by one meaning source (`rows`: tag -> row
+    of `vectors`), the cosine below which the paper is not taken to be about a tag, and how the
+    same source embeds other names (`embed_others`: key phrases filled up as tags; None: those
+    keep the rule of words)."""
 
     floor: float
     rows: dict[str, int]
     vectors: np.ndarray
+    embed_others: Callable[[list[str]], np.ndarray] | None = None
 
-    def nearness(self, meaning: np.ndarray, tags: tuple[str, ...]) -> dict[str, float]:
-        """The cosine between a paper's unit meaning vector and each of `tags` that has a name vector."""
+    def nearness(self, meaning: np.ndarray, tags: tuple[str, ...], others: Mapping[str, np.ndarray] | None = None) -> dict[str, float]:
+        """The cosine between a paper's unit meaning vector and each of `tags` with a name
+        vector: a vocabulary tag's, or one of `others` (by name)."""
+        result = {}
         known = [tag for tag in tags if tag in self.rows]
-        if not known:
-            return {}
-        cosines = self.vectors[[self.rows[tag] for tag in known]] @ meaning
-        return {tag: float(value) for tag, value in zip(known, cosines)}
+        if known:
+            cosines = self.vectors[[self.rows[tag] for tag in known]] @ meaning
+            result = {tag: float(value) for tag, value in zip(known, cosines)}
+        if others:
+            result.update({tag: float(others[tag] @ meaning) for tag in tags if tag not in result and tag in others})
+        return result
 
 
 @cache

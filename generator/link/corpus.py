@@ -530,7 +530,6 @@ def link(
     papers = drop_common_names(papers, kept)
     papers = unique_slugs(papers, kept)
     papers = drop_dominant_tags(papers, kept)
-    papers = shown_by_aboutness(papers, meanings, aboutness, kept)
     if kept is None:
         # What only the abstracts decide (names they mention and use, the words their documents
         # begin with) aside, while key phrases are scored here, with the key phrases of the last
@@ -547,6 +546,7 @@ def link(
         papers = unique_titles(papers, kept)
         sites, names, heads = None, None, None
     papers = add_mentions(papers, kept, sites)
+    papers = shown_by_aboutness(papers, meanings, aboutness, kept)  # tags filled up from key phrases too
     papers = grouping_tags(papers, kept, MAX_KEYPHRASES)
     if titled is not None:
         titled(papers)

@@ -43,11 +43,11 @@ from generator.enrich.titles import MAX_PAIR_WORDS, and_pair
 from generator.errors import InputError, Report
 from generator.language.meaning.source import Source
 from generator.language.textutil import fold, normalise_term, sentences, singular
-from generator.link.aboutness import Aboutness, fitted_aboutness
+from generator.link.aboutness import Aboutness
 from generator.link.corpus import document, link
 from generator.link.related.similar import CANDIDATES, Mixing, assign, fitted_mixing, plain_top
 from generator.model import Paper, Record
-from generator.pipeline import Settings, meaning_source, merge_duplicates, paper_meanings
+from generator.pipeline import Settings, fitted_aboutness_for, meaning_source, merge_duplicates, paper_meanings
 from generator.runtime.parallel import Forking
 from generator.sources.readers import read_file
 
@@ -293,8 +293,8 @@ def derive(
     embedded = time.perf_counter()
     if mixing is None:
         mixing = fitted_mixing(source.name if source is not None else None)
-    if aboutness is None and source is not None:
-        aboutness = fitted_aboutness(source.name)
+    if aboutness is None:
+        aboutness = fitted_aboutness_for(source)
     papers = link(
         papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing, aboutness=aboutness
     )  # as a one-off run forks
