@@ -85,11 +85,26 @@ def fitted_aboutness(source: str | None, venue: str | None = None) -> Aboutness 
     return Aboutness(float(floor), {tag: row for row, tag in enumerate(tags)}, _vectors(entry["vectors"]))
 
 
-def tags_not_about(paper: Paper, meaning: np.ndarray, aboutness: Aboutness) -> tuple[str, ...]:
-    """The paper's derived tags whose name its meaning is farther from than the floor: neither
-    given nor named by its title (of the 68 judged tags a derived title named, one was judged wrong)."""
-    derived = tuple(tag for tag in paper.tags if tag not in paper.given_tags and not title_names(tag, paper.title))
-    return tuple(tag for tag, cosine in aboutness.nearness(meaning, derived).items() if cosine < aboutness.floor)
+def checked_tags(paper: Paper) -> tuple[str, ...]:
+    """The paper's tags aboutness may set apart: derived (not given) and not named by its title
+    (of the 68 judged tags a derived title named, one was judged wrong)."""
+    return tuple(tag for tag in paper.tags if tag not in paper.given_tags and not title_names(tag, paper.title))
+
+
+def tags_not_about(
+    paper: Paper, meaning: np.ndarray, aboutness: Aboutness, others: Mapping[str, np.ndarray] | None = None
+) -> tuple[str, ...]:
+    """The paper's checked tags (checked_tags) whose name its meaning is farther from than the floor."""
+    return tuple(tag for tag, cosine in aboutness.nearness(meaning, checked_tags(paper), others).items() if cosine < aboutness.floor)
+
+
+def other_names(papers: list[Paper], aboutness: Aboutness) -> dict[str, np.ndarray]:
+    """The vectors of the checked tags that are no vocabulary tag (key phrases filled up as
+    tags, enrich.tags.filled_up), embedded in one batch by `aboutness.embed_others`."""
+    names = sorted({tag for paper in papers for tag in checked_tags(paper) if tag not in aboutness.rows})
+    if not names or aboutness.embed_others is None:
+        return {}
+    return dict(zip(names, aboutness.embed_others(names)))
 
 
 def shown_by_aboutness(
@@ -100,9 +115,10 @@ def shown_by_aboutness(
     Unchanged without meaning vectors or without `aboutness` for their source."""
     if meanings is None or aboutness is None:
         return papers
+    others = other_names(papers, aboutness)
     result = []
     for paper, meaning in zip(papers, meanings):
-        apart = [tag for tag in tags_not_about(paper, meaning, aboutness) if tag not in paper.shown_as_phrases]
+        apart = [tag for tag in tags_not_about(paper, meaning, aboutness, others) if tag not in paper.shown_as_phrases]
         if not apart:
             result.append(paper)
             continue

@@ -4,6 +4,7 @@ related papers do not change; the shipped name vectors are the sources' own."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -112,3 +113,33 @@ def test_the_seeds_test_time_adaptation_paper_keeps_only_tags_it_is_about(seeds_
     # Related papers are found by the terms as derived: the same lists either way.
     assert [[r.id for r in p.related] for p in with_meaning] == [[r.id for r in p.related] for p in words_only]
     assert [derived_terms(p) for p in with_meaning] == [derived_terms(p) for p in words_only]
+
+
+def test_key_phrases_filled_up_as_tags_are_checked_by_their_embedded_names():
+    asked: list[list[str]] = []
+
+    def embed(names: list[str]) -> np.ndarray:
+        asked.append(names)
+        return np.stack([_unit(0.0, 0.0, 1.0) if name == "computer science" else _unit(1.0, 0.0, 0.0) for name in names])
+
+    aboutness = dataclasses.replace(_aboutness(), embed_others=embed)
+    first = _paper(("flow matching", "computer science", "energy-weighted flow"))
+    second = _paper(("computer science",))
+    meanings = np.stack([_unit(1.0, 0.0, 0.0), _unit(1.0, 0.0, 0.0)])
+    checked = shown_by_aboutness([first, second], meanings, aboutness)
+    assert asked == [["computer science", "energy-weighted flow"]]  # each other name once, in one batch
+    assert checked[0].shown_as_phrases == ("computer science",) and checked[1].shown_as_phrases == ("computer science",)
+    # Without a way to embed them, such tags keep the rule of words.
+    assert shown_by_aboutness([first], meanings[:1], _aboutness()) == [first]
+
+
+def test_a_build_embeds_other_names_through_the_vector_cache(tmp_path, monkeypatch):
+    from generator.pipeline import fitted_aboutness_for
+
+    monkeypatch.setenv("ABSTRACTS_SITE_CACHE", str(tmp_path))
+    aboutness = fitted_aboutness_for(find_table())
+    assert aboutness is not None and aboutness.embed_others is not None
+    vectors = aboutness.embed_others(["computer science", "signed distance function"])
+    assert vectors.shape == (2, find_table().dimension)
+    assert np.allclose(vectors, embedder(find_table())(["computer science", "signed distance function"], False))
+    assert fitted_aboutness_for(None) is None
