@@ -30,6 +30,8 @@ The rubric and the whole protocol are in docs/dev/judging.md. In short:
     frontier  reads two or more judges' verdicts on the captures' tags: how often the judges
               agree, and what hiding the least evidenced tags would buy: the share judged wrong
               among the tags kept, and the right tags lost, down to `--target` (decision 0026)
+    wrong     the captures' tags judged wrong (each tag the mean of its judges' verdicts) per
+              corpus and pooled, with 90% Wilson intervals; tags no judge judged are counted apart
 """
 
 from __future__ import annotations
@@ -349,6 +351,27 @@ def agreement(judges: list[dict[str, str]]) -> tuple[int, float, float]:
     return len(shared), agreed, (agreed - chance) / (1 - chance) if chance < 1 else 1.0
 
 
+def judges_from(judge_globs: tuple[str, ...]) -> list[dict[str, str]]:
+    """Each judge's verdicts, from the verdict files one glob matches (one glob per judge)."""
+    judges = []
+    for pattern in judge_globs:
+        paths = sorted(map(Path, glob.glob(pattern)))
+        if not paths:
+            raise click.ClickException(f"no verdict file matches {pattern}")
+        judges.append({i: v for path in paths for i, v in read_verdicts(path).items()})
+    return judges
+
+
+def wilson(wrong: float, n: int, z: float = 1.645) -> tuple[float, float]:
+    """The 90% Wilson score interval of a share `wrong` of `n` (a half verdict counts half)."""
+    if n == 0:
+        return 0.0, 1.0
+    share = wrong / n
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def evidence_rank(paper: dict, tag: str) -> tuple[int, int, float]:
     """How sure the version is of a tag, smallest first to hide: named by its name or a spelling
     of two words or more (2), only by one-word aliases (1), not a vocabulary tag (0); then how
@@ -374,12 +397,7 @@ def exceeding(n: int, rate: float, target: float) -> float:
 @click.option("--target", default=0.10, show_default=True, type=click.FloatRange(0, 1), help="The share of tags judged wrong to reach.")
 def frontier(captures: tuple[Path, ...], judge_globs: tuple[str, ...], target: float) -> None:
     """Judges' agreement, and the right tags a version must hide for its tags to reach `target`."""
-    judges = []
-    for pattern in judge_globs:
-        paths = sorted(map(Path, glob.glob(pattern)))
-        if not paths:
-            raise click.ClickException(f"no verdict file matches {pattern}")
-        judges.append({i: v for path in paths for i, v in read_verdicts(path).items()})
+    judges = judges_from(judge_globs)
     shared, agreed, kappa = agreement(judges)
     click.echo(f"judges agree on {agreed:.1%} of the {shared} tags and links all of them judged (Cohen's kappa {kappa:.2f})")
     judged: list[tuple[tuple, float, str]] = []
@@ -419,6 +437,35 @@ def frontier(captures: tuple[Path, ...], judge_globs: tuple[str, ...], target: f
     for corpus, verdicts in sorted(per_corpus.items()):
         n = len(verdicts)
         click.echo(f"| {corpus} | {n} | {sum(verdicts):g} | {exceeding(n, target, target):.0%} / {exceeding(n, target / 2, target):.0%} |")
+
+
+@main.command()
+@click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path, dir_okay=False))
+@click.option("--judge", "judge_globs", multiple=True, required=True, help="One judge's verdict files (a glob, quoted); once per judge.")
+def wrong(captures: tuple[Path, ...], judge_globs: tuple[str, ...]) -> None:
+    """The captures' tags judged wrong per corpus and pooled, with 90% Wilson intervals."""
+    judges = judges_from(judge_globs)
+    rows: dict[str, list[float]] = defaultdict(list)
+    unjudged: dict[str, int] = defaultdict(int)
+    for path in captures:
+        for paper in json.loads(path.read_text(encoding="utf-8"))["papers"]:
+            for tag in paper["tags"]:
+                said = [j[i] for j in judges if (i := item_id(paper_key(paper), "tag", tag)) in j]
+                if said:
+                    rows[paper["corpus"]].append(sum(v == "wrong" for v in said) / len(said))
+                else:
+                    unjudged[paper["corpus"]] += 1
+    click.echo("| corpus | tags judged | judged wrong | 90% interval | not judged |\n|---|---|---|---|---|")
+    everything: list[float] = []
+    for corpus, verdicts in rows.items():
+        everything += verdicts
+        low, high = wilson(sum(verdicts), len(verdicts))
+        click.echo(
+            f"| {corpus} | {len(verdicts)} | {sum(verdicts):g} ({sum(verdicts) / len(verdicts):.1%}) | [{low:.2f}, {high:.2f}] | {unjudged[corpus]} |"
+        )
+    low, high = wilson(sum(everything), len(everything))
+    share = sum(everything) / len(everything) if everything else 0.0
+    click.echo(f"| all | {len(everything)} | {sum(everything):g} ({share:.1%}) | [{low:.2f}, {high:.2f}] | {sum(unjudged.values())} |")
 
 
 if __name__ == "__main__":

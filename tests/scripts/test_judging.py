@@ -168,3 +168,16 @@ def test_an_untitled_paper_is_listed_for_the_ceiling_judge_by_its_opening_words(
     assert judging._title_or_opening({"title": "A Title", "abstract": words}) == "A Title"
     shown = judging._title_or_opening({"abstract": words})
     assert shown.startswith("(untitled) w0 w1") and shown.endswith("w24 …")
+
+
+def test_tags_judged_wrong_are_the_mean_of_their_judges_with_wilson_intervals(tmp_path):
+    now = write(tmp_path / "now.json", capture("now", ["grasping", "evaluation", "robotics"], []))
+    ids = {tag: judging.item_id("corl2022#4", "tag", tag) for tag in ("grasping", "evaluation", "robotics")}
+    (tmp_path / "a.tsv").write_text(f"{ids['grasping']} ok\n{ids['evaluation']} wrong\n")
+    (tmp_path / "b.tsv").write_text(f"{ids['grasping']} ok\n{ids['evaluation']} ok\n")
+    shown = CliRunner().invoke(judging.main, ["wrong", now, "--judge", str(tmp_path / "a.tsv"), "--judge", str(tmp_path / "b.tsv")])
+    assert shown.exit_code == 0, shown.output
+    low, high = judging.wilson(0.5, 2)
+    assert f"| corl2022 | 2 | 0.5 (25.0%) | [{low:.2f}, {high:.2f}] | 1 |" in shown.output  # 'robotics': judged by none
+    assert 0.0 < low < 0.25 < high < 1.0
+    assert judging.wilson(0, 0) == (0.0, 1.0)
