@@ -164,7 +164,7 @@ def parted(tmp_path_factory):
     folder = tmp_path_factory.mktemp("parted")
     config = folder / "mkdocs.yml"
     text = newsite.site_config("Seeds", [str(SEEDS)])
-    config.write_text(text.replace("  - abstracts:\n", "  - abstracts:\n      search_part_pages: 40\n"), encoding="utf-8")
+    config.write_text(text.replace("  - abstracts:\n", "  - abstracts:\n      search_part_pages: 30\n"), encoding="utf-8")
     site = folder / "site"
     result = run_cli("build", str(SEEDS), "--site", str(site), "--config", str(config))
     assert result.returncode == 0, result.stderr
@@ -186,11 +186,17 @@ def test_search_over_an_index_in_parts_finds_what_one_index_finds(browser, base,
             for query in ("PatchSAE", "Proactive Privacy Amnesia", "language models", "flow matching"):
                 first = search(page, query).locator("a")
                 meta = page.locator(".md-search-result__meta").inner_text()
-                found[url, query] = (first.get_attribute("href").removeprefix(url), meta)
+                listed = [a.get_attribute("href").removeprefix(url) for a in page.locator(".md-search-result__item a").all()]
+                found[url, query] = (first.get_attribute("href").removeprefix(url), meta, listed)
             tab.assert_clean()
         finally:
             context.close()
     assert found[parted, "PatchSAE"][0].startswith("papers/patchsae-")
     assert found[parted, "Proactive Privacy Amnesia"][0].startswith("papers/ppa-proactive-privacy-amnesia")
-    for query in ("language models", "flow matching"):
-        assert found[parted, query][1] == found[base, query][1], query  # "N matching documents"
+    # Words every part holds: the same count ("N matching documents") as one index.
+    assert found[parted, "language models"][1] == found[base, "language models"][1]
+    # Words only some parts hold ('flow' is on two of the seeds' pages): every page one index
+    # finds is found, the best first; a part that holds none of the words may add a loose match
+    # (Pagefind's own search of that part), as a site of 6,000+ pages in parts rarely has.
+    assert found[parted, "flow matching"][0] == found[base, "flow matching"][0]
+    assert set(found[base, "flow matching"][2]) <= set(found[parted, "flow matching"][2])

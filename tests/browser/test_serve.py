@@ -136,7 +136,7 @@ def test_serve_indexes_a_large_site_in_parts_and_searching_finds_an_edit_in_any_
     config = copy_project(tmp_path / "project")
     text = config.read_text(encoding="utf-8")
     assert "  - abstracts:\n" in text
-    config.write_text(text.replace("  - abstracts:\n", "  - abstracts:\n      search_part_pages: 40\n", 1), encoding="utf-8")
+    config.write_text(text.replace("  - abstracts:\n", "  - abstracts:\n      search_part_pages: 30\n", 1), encoding="utf-8")
     project, log = config.parent, tmp_path / "serve.log"
 
     def listed_parts(base: str) -> list[str]:
