@@ -42,7 +42,7 @@ class Kept(Protocol):
 
     def put(self, kind: str, of: object, value: Any) -> None: ...
 
-    def made(self, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any: ...
+    def reused_or_made(self, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any: ...
 
 
 class _Done(Generic[T]):
@@ -68,12 +68,12 @@ class RunContext:
         """The results by key of one kind of derivation (`store`: files, keyphrases, reasons, renders)."""
         return None
 
-    def aside(self, function: Callable[[], T], items: int = 0) -> Pending[T]:
+    def in_background(self, function: Callable[[], T], items: int = 0) -> Pending[T]:
         """function() computed while the caller goes on; here, at once. `items`: how much work it
         is (a context that forks does so only for enough)."""
         return _Done(function())
 
-    def halves(self, function: Callable[[Any], T], items: Any) -> list[T]:
+    def in_two_processes(self, function: Callable[[Any], T], items: Any) -> list[T]:
         """function over `items` (a sequence or an array: anything with len() and slices) in
         consecutive parts, results in order; here, one part."""
         return [function(items)]
@@ -82,7 +82,7 @@ class RunContext:
 INLINE = RunContext()
 
 
-def made(kept: Kept | None, kind: str, of: object, inputs: Any, make: Callable[[], T]) -> T:
+def reused_or_made(kept: Kept | None, kind: str, of: object, inputs: Any, make: Callable[[], T]) -> T:
     """make(), a function of `of` and `inputs`; with `kept` (mkdocs serve) the last run's result
     while `of` is the very same object and `inputs` compare equal."""
-    return make() if kept is None else kept.made(kind, of, inputs, make)
+    return make() if kept is None else kept.reused_or_made(kind, of, inputs, make)

@@ -18,7 +18,7 @@ from generator.model import Paper, Record
 from generator.output.files import WriteResult, write_later, write_site
 from generator.runtime.background_writer import Writer
 from generator.runtime.heap import collector_paused
-from generator.runtime.parallel import Forking, forks, meanwhile, run_meanwhile
+from generator.runtime.parallel import Forking, forks, run_meanwhile, while_workers_run
 from generator.runtime.runcache import RunCache, run_fingerprint
 from generator.runtime.session import Session
 from generator.sources.readers import input_files, records_as_read, shown_path
@@ -394,9 +394,9 @@ class _Run:
             self.session.next_run()
         from generator.language.meaning.source import worth_storing
 
-        meanwhile(_prepare_passes)
+        while_workers_run(_prepare_passes)
         if self.meaning_source is not None and not worth_storing(self.meaning_source) and self.settings.related > 0:
-            meanwhile(_load_meaning_table)
+            while_workers_run(_load_meaning_table)
         self.writer = Writer(self.docs_dir) if self.session is None and forks() else None
         try:
             with collector_paused():
@@ -469,7 +469,7 @@ class _Run:
         from generator.render.site import render_site
         from generator.runtime import map_process
 
-        topic_map = map_process.made(papers)
+        topic_map = map_process.map_for(papers)
         site_title = site_title_for(papers, self.settings)
         outputs = render_site(
             papers,

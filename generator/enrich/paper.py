@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities, tag_model
 from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
-from generator.enrich.tags import derive_tags, in_passing, misread, named_once
+from generator.enrich.tags import derive_tags, in_passing, named_once, tags_of_acronyms_defined_otherwise
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.textutil import collapse_space
@@ -133,7 +133,7 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) ->
     given = [tuple(normalise_keyword(k) for k in record.keywords) for record in records]
     hidden = [
         (
-            *misread(paper_tags, given_tags, mentioned, defined),
+            *tags_of_acronyms_defined_otherwise(paper_tags, given_tags, mentioned, defined),
             *sorted(cut_phrases(candidates, mentioned, [a.long for a in defined])),
         )
         for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import partial
 
-from generator.context import Kept, made
+from generator.context import Kept, reused_or_made
 from generator.enrich.tagevidence import tag_model
 from generator.enrich.tagging import Mention, defined_otherwise, normalise_keyword
 from generator.language.textutil import normalise_term
@@ -89,7 +89,9 @@ def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Seque
     return [tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept]
 
 
-def misread(tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[Mention, ...], acronyms: Sequence[Acronym]) -> tuple[str, ...]:
+def tags_of_acronyms_defined_otherwise(
+    tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[Mention, ...], acronyms: Sequence[Acronym]
+) -> tuple[str, ...]:
     """The derived tags the abstract names only by an acronym it defines as something else ('GP'
     for 'General Purpose' is not Gaussian processes; tagging.defined_otherwise). Issue 33."""
     kept = {mention.tag for mention in defined_otherwise(found, [(a.short, a.long) for a in acronyms])}
@@ -175,7 +177,7 @@ def title_names(tag: str, title: str) -> bool:
 def _without_dominant(kept: Kept | None, paper: Paper, tags: tuple[str, ...], hidden: tuple[str, ...]) -> Paper:
     # Under serve (`kept`), the last run's object for the same paper object and tags.
     changes = {"tags": tags, "hidden_terms": hidden}
-    return made(kept, "dominant", paper, changes, lambda: paper_with(paper, **changes))
+    return reused_or_made(kept, "dominant", paper, changes, lambda: paper_with(paper, **changes))
 
 
 def filled_up(
@@ -261,7 +263,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
         if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
             result.append(paper)
             continue
-        result.append(made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
+        result.append(reused_or_made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
     return result
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from generator.context import Kept, made
+from generator.context import Kept, reused_or_made
 from generator.enrich.tags import title_names
 from generator.model import Paper, paper_with
 
@@ -123,5 +123,5 @@ def shown_by_aboutness(
             result.append(paper)
             continue
         changes = {"shown_as_phrases": (*paper.shown_as_phrases, *apart)}
-        result.append(made(kept, "aboutness", paper, changes, partial(paper_with, paper, **changes)))
+        result.append(reused_or_made(kept, "aboutness", paper, changes, partial(paper_with, paper, **changes)))
     return result

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from generator.context import INLINE, Kept, Memo, Pending, RunContext, made
+from generator.context import INLINE, Kept, Memo, Pending, RunContext, reused_or_made
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
 from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
@@ -24,7 +24,7 @@ from generator.link.aboutness import Aboutness, shown_by_aboutness
 from generator.link.keyphrases import fragments, phrase_model, phrases_like
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
-from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side
+from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side_of
 from generator.link.related.similar import (
     DEFAULT_SOURCE,
     FITTED_MIXING,
@@ -47,7 +47,7 @@ def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
     `step` made from the same paper object with equal changes: an unchanged paper stays the same
     object through every pass, and later passes and the rendering find what they derived from
     it by identity (context.Kept)."""
-    return made(kept, step, paper, changes, lambda: paper_with(paper, **changes))
+    return reused_or_made(kept, step, paper, changes, lambda: paper_with(paper, **changes))
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Pap
     if not banned:
         return papers
     return [
-        made(kept, "retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned))) if p.name in banned else p
+        reused_or_made(kept, "retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned))) if p.name in banned else p
         for p in papers
     ]
 
@@ -255,12 +255,14 @@ def _keyphrases(
     )
     bounds = np.searchsorted(paper_of[chosen], np.arange(len(papers) + 1)).tolist()
     return [
-        _chosen(paper, [(-probabilities[k], scored_keys[k]) for k in range(bounds[p], bounds[p + 1])], document_frequency, model)
+        _keyphrases_and_filled_tags(
+            paper, [(-probabilities[k], scored_keys[k]) for k in range(bounds[p], bounds[p + 1])], document_frequency, model
+        )
         for p, paper in enumerate(papers)
     ]
 
 
-def _chosen(
+def _keyphrases_and_filled_tags(
     paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
@@ -343,9 +345,9 @@ def add_related(
     if names is None:
         names = _per_paper(_names, papers, kept)
     if kept is None:
-        sides = [side(p, used) for p, used in zip(papers, names)]
+        sides = [side_of(p, used) for p, used in zip(papers, names)]
     else:
-        sides = [kept.get("side", p, cast("Callable[[], Any]", lambda p=p, used=used: side(p, used))) for p, used in zip(papers, names)]
+        sides = [kept.get("side", p, cast("Callable[[], Any]", lambda p=p, used=used: side_of(p, used))) for p, used in zip(papers, names)]
 
     def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
         return explain(sides, some, found.matrix, found.terms)
@@ -371,7 +373,7 @@ def add_related(
         # Under serve, the last run's paper while the papers it shows (the same objects, or equal
         # ones), scores and reasons are the same: its Related objects are not made again only to
         # be compared with the last run's (decision 0002).
-        return made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
+        return reused_or_made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
 
     return [with_related(i, paper) for i, paper in enumerate(papers)]
 
@@ -537,8 +539,8 @@ def link(
         # has most of it already.
         cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
         counts = phrase_counts(papers)  # before the work aside, which would count them again
-        texts = context.aside(partial(_from_texts, papers, cut, counts), items=len(papers))
-        papers = add_keyphrases(papers, context, ahead=(cut, lambda: _waited(texts, waiting)[3]), counts=counts)
+        texts = context.in_background(partial(_from_texts, papers, cut, counts), items=len(papers))
+        papers = add_keyphrases(papers, context, ahead=(cut, lambda: _result_after_waiting(texts, waiting)[3]), counts=counts)
         sites, names, heads, _ = texts.result()
         papers = unique_titles(papers)
     else:
@@ -553,7 +555,7 @@ def link(
     return add_related(papers, related_count, context, names, heads, neighbours_found, meanings, mixing)
 
 
-def _waited(later: Pending, waiting: Callable[[], None] | None):
+def _result_after_waiting(later: Pending, waiting: Callable[[], None] | None):
     """later.result(), after waiting() when the work aside is still going on."""
     if waiting is not None and not later.done():
         waiting()

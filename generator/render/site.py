@@ -218,7 +218,7 @@ def _groups(papers: list[Paper]) -> _Groups:
     return _Groups(by_area, area_names, tag_pages, by_collection, sorted(by_collection), slugs, _tag_counts(by_collection), areas)
 
 
-def _now(key, compute):
+def _computed(key, compute):
     return compute()
 
 
@@ -244,7 +244,7 @@ def render_site(
     if isinstance(remembered, RunContext):
         remembered = remembered.pages
 
-    def once(key, compute):
+    def memoised(key, compute):
         return compute() if memo is None else memo.get(key, compute)
 
     if files is None:
@@ -264,7 +264,7 @@ def render_site(
         # pages rendered again build theirs.
         def remembered_json(paper: Paper) -> bytes:
             where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
-            return cast(Kept, kept).made("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
+            return cast(Kept, kept).reused_or_made("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
 
         def record_of(i: int) -> dict:
             return paper_record(papers[i], slugs)
@@ -273,7 +273,7 @@ def render_site(
         files.update(_paper_pages(papers, encoded, record_of, cast(RenderedPages, remembered)))
 
     if not listed:
-        files.update(listing_files(papers, glossary, updated, site_url, once, groups))
+        files.update(listing_files(papers, glossary, updated, site_url, memoised, groups))
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
     area_groups = groups.areas
@@ -320,21 +320,21 @@ def listing_files(
     glossary: list[GlossaryEntry],
     updated: Mapping[str, str] | None,
     site_url: str | None,
-    once=_now,
+    memoised=_computed,
     groups: _Groups | None = None,
 ) -> dict[str, str]:
     """The files that list papers without their related papers: tag, area and collection
     pages and their overviews, feeds, the glossary, the map and browse pages, browse.json.
     Linking changes nothing they show once titles are unique (a one-off run makes them in
     another process while related papers are found: generator.runtime.background_writer.Writer.elsewhere).
-    `once(key, compute)`: compute(), or what the last run computed for the same key."""
+    `memoised(key, compute)`: compute(), or what the last run computed for the same key."""
     files: dict[str, str] = {}
     groups = _groups(papers) if groups is None else groups
     slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
     by_area, by_collection, collection_names, tag_counts = groups.by_area, groups.by_collection, groups.collection_names, groups.tag_counts
     # _related_tags reads only which papers (by id) each tag page holds: remembered by that (decision 0002).
     membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
-    related_tags = once(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
+    related_tags = memoised(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
     area_share = _area_share(papers)
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: centrality(p, t)),
@@ -359,19 +359,19 @@ def listing_files(
                 intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
                 ranking=rankings.get(folder),
                 related=tuple(Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])) if folder == "tags" else (),
-                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), once)
+                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), memoised)
                 if folder == "tags" and len(collection_names) > 1
                 else "",
             )
             # The key holds every paper field listing.md.j2 reads.
             key = ("listing", name, *context.values(), tuple((p.title, p.slug, p.summary) for p in listed))
-            files[f"{folder}/{slugs[folder][name]}.md"] = once(
+            files[f"{folder}/{slugs[folder][name]}.md"] = memoised(
                 key,
                 lambda: markdown_page("listing.md.j2", {"title": name}, papers=listed, **context),  # noqa: B023
             )
         groups_shown = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
         groups_shown.sort(key=lambda g: (-g.count, g.name.casefold()))
-        files[f"{folder}/index.md"] = once(
+        files[f"{folder}/index.md"] = memoised(
             ("overview", folder, tuple(groups_shown)),
             lambda: markdown_page(
                 "overview.md.j2",
@@ -389,7 +389,7 @@ def listing_files(
         # The keys hold every paper field feed_entry.xml.j2 reads.
         fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
         dated = (updated or {}).get(collection, NO_DATE)
-        files[f"feeds/{slug}.xml"] = once(
+        files[f"feeds/{slug}.xml"] = memoised(
             ("feed", collection, slug, dated, site_url, tuple(fields)),
             lambda: feed(
                 collection,  # noqa: B023
@@ -397,7 +397,7 @@ def listing_files(
                 members,  # noqa: B023
                 dated,  # noqa: B023
                 site_url,
-                [once(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],  # noqa: B023
+                [memoised(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],  # noqa: B023
             ),
         )
 
@@ -405,16 +405,16 @@ def listing_files(
     entries: list[dict[str, Any]] = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
     # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
     shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
-    files["glossary.md"] = once(("glossary", shown), lambda: markdown_page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
+    files["glossary.md"] = memoised(("glossary", shown), lambda: markdown_page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
     files["map.md"] = markdown_page(
         "map.md.j2",
         {"title": "Topic map", "hide": ["toc"]},
         map_html=html_block("topic_map.html.j2", areas=groups.areas, count=len(papers)),
     )
     # Filed once for the authors section and browse.json; the keys hold every paper field each reads.
-    everyone = once(("authors filed", tuple(p.authors for p in papers)), lambda: authors(papers))
+    everyone = memoised(("authors filed", tuple(p.authors for p in papers)), lambda: authors(papers))
     shown_authors = tuple((p.title, p.slug, p.summary, p.authors) for p in papers)
-    files.update(once(("authors", shown_authors), lambda: author_files(papers, everyone)))
+    files.update(memoised(("authors", shown_authors), lambda: author_files(papers, everyone)))
     files["browse.md"] = markdown_page(
         "browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers), authors=any(p.authors for p in papers)
     )
@@ -492,8 +492,8 @@ class Share:
     last: float  # percent of the last collection's
 
 
-def _trend(rows: list[tuple[str, float]], once) -> str:
-    return once(("tag shares", tuple(rows)), lambda: html_block("tag_shares.html.j2", rows=rows))
+def _trend(rows: list[tuple[str, float]], memoised) -> str:
+    return memoised(("tag shares", tuple(rows)), lambda: html_block("tag_shares.html.j2", rows=rows))
 
 
 def _tag_counts(by_collection: dict[str, list[Paper]]) -> dict[str, Counter[str]]:

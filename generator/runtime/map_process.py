@@ -31,7 +31,7 @@ def cancel() -> None:
         later.cancel()
 
 
-def made(papers: list[Paper]) -> Later[str]:
+def map_for(papers: list[Paper]) -> Later[str]:
     """The map of `papers`: the one started ahead when it is of these very papers, else one
     started now. Remembered until the next run starts, so that `cancel` stops it if this run
     fails before taking it."""

@@ -28,7 +28,7 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-class _Sliceable(Protocol):  # what halves splits: a sequence or a NumPy array
+class _Sliceable(Protocol):  # what in_two_processes splits: a sequence or a NumPy array
     def __len__(self) -> int: ...
     def __getitem__(self, index: slice, /) -> Any: ...
 
@@ -40,7 +40,7 @@ WATCH_SECONDS = 0.5  # how often a Feed waiting for a batch checks that its work
 BATCH = 128  # items per call of a batched function (enrich: larger batches kept its caches warm longer)
 
 _job: tuple[Callable, Sequence] | None = None  # set before a Feed forks; read by its workers
-_meanwhile: list[Callable[[], object]] = []  # see meanwhile
+_meanwhile: list[Callable[[], object]] = []  # see while_workers_run
 
 
 def workers() -> int:
@@ -51,7 +51,7 @@ def workers() -> int:
     return min(cores, int(os.environ.get("ABSTRACTS_WORKERS", cores)))
 
 
-def meanwhile(task: Callable[[], object]) -> None:
+def while_workers_run(task: Callable[[], object]) -> None:
     """task() in this process while the next pool of workers (a Feed's) works
     (this process only waits for their results then); where no pool starts, at the next
     `run_meanwhile()`. A task given again before it ran is queued once (a run that failed
@@ -141,7 +141,7 @@ def _run_fed(batch: list) -> Any:
     return cast("tuple[Callable, Sequence]", _job)[0](batch)  # set before the workers forked
 
 
-def halves(function: Callable[[Items], Result], items: Items) -> list[Result]:
+def in_two_processes(function: Callable[[Items], Result], items: Items) -> list[Result]:
     """[function(first half of items), function(second half)], the second half in a forked
     process meanwhile (`Later`); [function(items)] when there are too few items to pay."""
     if len(items) < MIN_ITEMS:
@@ -213,11 +213,11 @@ class Later(Generic[Result]):
 
 
 class Forking(RunContext):
-    """A run context that runs work aside in forked processes where it pays: `aside` for
-    MIN_ITEMS items or more, `halves` as `halves` above."""
+    """A run context that runs work aside in forked processes where it pays: `in_background` for
+    MIN_ITEMS items or more, `in_two_processes` as `in_two_processes` above."""
 
-    def aside(self, function: Callable[[], Result], items: int = 0) -> Pending[Result]:
-        return Later(function) if items >= MIN_ITEMS else super().aside(function, items)
+    def in_background(self, function: Callable[[], Result], items: int = 0) -> Pending[Result]:
+        return Later(function) if items >= MIN_ITEMS else super().in_background(function, items)
 
-    def halves(self, function: Callable[[Any], Result], items: Any) -> list[Result]:
-        return halves(function, items)
+    def in_two_processes(self, function: Callable[[Any], Result], items: Any) -> list[Result]:
+        return in_two_processes(function, items)

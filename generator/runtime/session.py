@@ -75,7 +75,7 @@ class Kept:
     def put(self, kind: str, of: object, value: Any) -> None:
         self._used[(kind, id(of))] = (of, value)
 
-    def made(self, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any:
+    def reused_or_made(self, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any:
         """make(), a function of `of` and `inputs`: the last run's result while `of` is the very
         same object and `inputs` compare equal."""
         last = self.find(kind, of)

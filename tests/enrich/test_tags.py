@@ -348,13 +348,19 @@ def test_spellings_of_one_term_are_one_tag_as_most_papers_spell_it():
 def test_a_tag_named_only_by_an_acronym_defined_otherwise_is_misread():
     from generator.enrich.names import find_acronyms
     from generator.enrich.tagging import mentions
-    from generator.enrich.tags import misread
+    from generator.enrich.tags import tags_of_acronyms_defined_otherwise
 
     text = "We design General Purpose (GP) accelerators; GP hardware runs deep networks."
-    assert misread(("Gaussian processes", "hardware"), (), mentions(text), find_acronyms(text)) == ("Gaussian processes",)
-    assert misread(("Gaussian processes",), ("Gaussian processes",), mentions(text), find_acronyms(text)) == ()  # given
+    assert tags_of_acronyms_defined_otherwise(("Gaussian processes", "hardware"), (), mentions(text), find_acronyms(text)) == (
+        "Gaussian processes",
+    )
+    assert (
+        tags_of_acronyms_defined_otherwise(("Gaussian processes",), ("Gaussian processes",), mentions(text), find_acronyms(text)) == ()
+    )  # given
     named = "We place a Gaussian process (GP) prior on General Purpose (GP) hardware."
-    assert misread(("Gaussian processes",), (), mentions(named), find_acronyms(named)) == ()  # named in words too
+    assert (
+        tags_of_acronyms_defined_otherwise(("Gaussian processes",), (), mentions(named), find_acronyms(named)) == ()
+    )  # named in words too
 
 
 def _collection(count, kinds, tag, title, scores=None):

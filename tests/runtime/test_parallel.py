@@ -78,10 +78,10 @@ def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypa
     offset = 3  # a closure: the forked half inherits it
     middle = len(items) // 2
     expected = [[x + offset for x in items[:middle]], [x + offset for x in items[middle:]]]
-    assert parallel.halves(lambda some: [x + offset for x in some], items) == expected
+    assert parallel.in_two_processes(lambda some: [x + offset for x in some], items) == expected
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
-    assert parallel.halves(lambda some: [x + offset for x in some], items) == expected
-    assert parallel.halves(lambda some: list(some), items[:10]) == [items[:10]]  # too few to split
+    assert parallel.in_two_processes(lambda some: [x + offset for x in some], items) == expected
+    assert parallel.in_two_processes(lambda some: list(some), items[:10]) == [items[:10]]  # too few to split
 
 
 def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
@@ -111,7 +111,7 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
 
     items = list(range(parallel.MIN_ITEMS + 5))
     workers_alive = []
-    parallel.meanwhile(lambda: workers_alive.append(len(multiprocessing.active_children())))
+    parallel.while_workers_run(lambda: workers_alive.append(len(multiprocessing.active_children())))
     with parallel.Feed(lambda batch: [x + 1 for x in batch]) as fed:  # items that come one by one
         for x in items:
             fed.put(x)
@@ -120,7 +120,7 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
         assert workers_alive and workers_alive[0] >= 2  # ran before the results were read
     monkeypatch.setenv("ABSTRACTS_WORKERS", "1")
     ran = []
-    parallel.meanwhile(lambda: ran.append(True))
+    parallel.while_workers_run(lambda: ran.append(True))
     with parallel.Feed(lambda batch: list(batch)) as fed:
         for x in items:
             fed.put(x)
@@ -129,8 +129,8 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
     assert ran == [True]
     # Runs that failed before their tasks ran (a bad input under `mkdocs serve`) leave one, not one each.
     task = lambda: ran.append(True)
-    parallel.meanwhile(task)
-    parallel.meanwhile(task)
+    parallel.while_workers_run(task)
+    parallel.while_workers_run(task)
     parallel.run_meanwhile()
     assert ran == [True, True]
 

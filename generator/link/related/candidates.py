@@ -126,7 +126,7 @@ def _whole_rows(
     0007)."""
     factors = _factors(weights)
     with threadpool_limits(1, user_api="blas"):
-        parts = context.halves(lambda some: _search(factors, norms, some, keep), rows)
+        parts = context.in_two_processes(lambda some: _search(factors, norms, some, keep), rows)
     return cast("tuple[np.ndarray, np.ndarray, np.ndarray]", tuple(np.concatenate(part) for part in zip(*parts)))
 
 

@@ -113,7 +113,7 @@ class Side:
     hidden_keys: frozenset[str]  # the keys of the terms its page hides (Paper.hidden_terms)
 
 
-def side(paper: Paper, names: dict[str, str]) -> Side:
+def side_of(paper: Paper, names: dict[str, str]) -> Side:
     """`names`: the names its abstract uses, lower-cased -> as written. Its tags and key phrases as
     derived: grouping them for the page (enrich.tags.grouping_tags) changes no reason."""
     tags, keyphrases = derived_terms(paper)

@@ -280,7 +280,7 @@ def _unsupported(indices: np.ndarray, topics: list[frozenset[str]], kept: Kept |
         flags = [row_of(i, row) for i, row in enumerate(rows)]
     else:
         flags = [
-            kept.made(
+            kept.reused_or_made(
                 "unsupported", topics[i], tuple(topics[j] for j in row), cast("Callable[[], Any]", lambda i=i, row=row: row_of(i, row))
             )
             for i, row in enumerate(rows)
