@@ -27,7 +27,7 @@ from importlib import resources
 from operator import attrgetter
 from typing import Any, cast
 
-from generator.enrich.tagging import Mention, mentions, vocabulary
+from generator.enrich.tagging import TagMention, mentions, vocabulary
 from generator.language.learned import Linear, choices
 from generator.language.lexicon import load_yaml
 from generator.language.textutil import STOP_WORDS, Caseless, sentences
@@ -61,7 +61,7 @@ def _we_sentences(text: str) -> frozenset[int]:
 _SENTENCE = attrgetter("sentence")
 
 
-def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dict[str, float]]:
+def features(text: str, found: Sequence[TagMention] | None = None) -> dict[str, dict[str, float]]:
     """Per candidate tag, its named features (stable strings, as in data/tag_evidence.yml)."""
     found = mentions(text) if found is None else found
     if not found:
@@ -70,7 +70,7 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
     verbs = choices().verbs
     n_sentences = max(1, len(sentences(text)))
     we = _we_sentences(text)
-    by_tag: dict[str, list[Mention]] = defaultdict(list)
+    by_tag: dict[str, list[TagMention]] = defaultdict(list)
     for mention in found:
         by_tag[mention.tag].append(mention)
     area_mentions = Counter(vocab.tag_area.get(m.tag) for m in found)
@@ -110,7 +110,7 @@ def features(text: str, found: Sequence[Mention] | None = None) -> dict[str, dic
     return result
 
 
-def probabilities(text: str, found: Sequence[Mention] | None = None, model: TagModel | None = None) -> dict[str, float]:
+def probabilities(text: str, found: Sequence[TagMention] | None = None, model: TagModel | None = None) -> dict[str, float]:
     """Each candidate tag's probability of being an author keyword of this abstract."""
     model = model or tag_model()
     return {tag: model.linear.probability(row) for tag, row in features(text, found).items()}

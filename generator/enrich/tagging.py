@@ -101,7 +101,7 @@ class Vocabulary:
     starts: dict[str, tuple[int, ...]]  # first token of a spelling -> the lengths of its spellings, longest first
     cues: CueIndex  # the areas' cues, by the words that can hold them
     may_start: dict[str, bool]  # a raw token -> can a mention start there: it starts a spelling or is an acronym
-    # (tag, spelling as Mention.spelling) -> the cues one of which the abstract must say (data/spelling_contexts.yml)
+    # (tag, spelling as TagMention.spelling) -> the cues one of which the abstract must say (data/spelling_contexts.yml)
     contexts: dict[tuple[str, str], tuple[str, ...]]
 
 
@@ -197,7 +197,7 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start, contexts)
 
 
-def in_context(found: list[Mention], text: str) -> list[Mention]:
+def in_context(found: list[TagMention], text: str) -> list[TagMention]:
     """The mentions but those of a spelling that names its tag only in its field's context
     (Vocabulary.contexts: 'manipulation' for robotic manipulation) where the abstract `text`
     says none of its cues. Tokenised here, for the few abstracts that have such a mention."""
@@ -237,11 +237,11 @@ _TOKEN_KEYS = Computed(lambda token: singular(fold(token)))
 
 
 def _token_keys(text: str) -> tuple[str, ...]:
-    """The text's tokens as vocabulary spellings are stored (Mention.spelling's words)."""
+    """The text's tokens as vocabulary spellings are stored (TagMention.spelling's words)."""
     return tuple(map(_TOKEN_KEYS.__getitem__, _RAW_TOKEN.findall(_spaced(text))))
 
 
-class Mention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
+class TagMention(NamedTuple):  # a tuple: abstracts have dozens, made on every enrich
     """One place a vocabulary spelling fires: which tag, as which spelling, in which sentence,
     and the words either side of it (folded; "" at a sentence's edge)."""
 
@@ -281,7 +281,7 @@ def vocabulary_hits(text: str) -> Counter[str]:
 
 
 @lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
-def mentions(text: str) -> tuple[Mention, ...]:
+def mentions(text: str) -> tuple[TagMention, ...]:
     """Every vocabulary mention, sentence by sentence (a spelling never spans two); the
     matching of `_match`, inlined: it runs on every abstract."""
     vocab = vocabulary()
@@ -305,16 +305,16 @@ def mentions(text: str) -> tuple[Mention, ...]:
                 tag = matched.get(key)
                 if tag:
                     end = i + length
-                    found.append(Mention(tag, " ".join(key), index, tokens[i - 1] if i else "", tokens[end] if end < n else ""))
+                    found.append(TagMention(tag, " ".join(key), index, tokens[i - 1] if i else "", tokens[end] if end < n else ""))
                     break
             else:
                 tag = exact.get(raw[i])
                 if tag:
-                    found.append(Mention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
+                    found.append(TagMention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
     return _short_forms(in_context(found, text))
 
 
-def defined_otherwise(found: tuple[Mention, ...], acronyms: Sequence[tuple[str, str]]) -> tuple[Mention, ...]:
+def defined_otherwise(found: tuple[TagMention, ...], acronyms: Sequence[tuple[str, str]]) -> tuple[TagMention, ...]:
     """The mentions but those of an acronym the abstract defines as words that name no tag at all:
     'GP' defined as 'General Purpose' is no mention of Gaussian processes. A definition naming some
     tag is kept whichever it names: 'GCN' defined as 'graph convolutional networks' reads as
@@ -329,7 +329,7 @@ def defined_otherwise(found: tuple[Mention, ...], acronyms: Sequence[tuple[str, 
     return kept if len(kept) < len(found) else found
 
 
-def _short_forms(found: list[Mention]) -> tuple[Mention, ...]:
+def _short_forms(found: list[TagMention]) -> tuple[TagMention, ...]:
     """A spelling of two or more words that ends a longer one of another tag in the same abstract
     is its short form: after 'neural network language models', 'the language model' is that
     model, not an LLM. (One word is too loose: 'robot' after 'legged robot' is not locomotion.)"""
@@ -431,7 +431,7 @@ def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     return tuple(zip(spelling, spelling.values(), counts.values()))
 
 
-def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[Mention], long_forms: Sequence[str] = ()) -> frozenset[str]:
+def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[TagMention], long_forms: Sequence[str] = ()) -> frozenset[str]:
     """The keys of the candidate phrases (candidate_phrases) that stop inside a term the abstract
     names (its vocabulary mentions, `found`): 'deep reinforcement' of 'deep reinforcement
     learning', 'neural network language' of '... language model' ('model' ends a run), 'learning

@@ -29,7 +29,7 @@ from functools import partial
 
 from generator.context import Kept, reused_or_made
 from generator.enrich.tagevidence import tag_model
-from generator.enrich.tagging import Mention, defined_otherwise, normalise_keyword
+from generator.enrich.tagging import TagMention, defined_otherwise, normalise_keyword
 from generator.language.textutil import normalise_term
 from generator.model import Acronym, Paper, paper_with
 
@@ -58,7 +58,7 @@ def one_word(tag: str) -> bool:
     return " " not in normalise_term(tag)
 
 
-def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> tuple[str, ...]:
+def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention]) -> tuple[str, ...]:
     """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
     once, by any of their spellings: named in passing, not what the paper is about; the page
     shows them as its last key phrases, not as tags (decisions 0014, 0022). Kept as tags are the
@@ -68,7 +68,7 @@ def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequen
 
 
 def named_once(
-    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention], scores: Mapping[str, float], title: str = ""
+    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention], scores: Mapping[str, float], title: str = ""
 ) -> tuple[str, ...]:
     """The derived tags of more words the abstract names once ('in-context learning' on a paper
     that prompts in context, 'sim-to-real transfer' on one that mentions a gap), with less evidence
@@ -83,14 +83,14 @@ def named_once(
     )
 
 
-def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[Mention]) -> list[str]:
+def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention]) -> list[str]:
     named = Counter(mention.tag for mention in found)
     kept = tag_model().kept_named_once
     return [tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept]
 
 
 def tags_of_acronyms_defined_otherwise(
-    tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[Mention, ...], acronyms: Sequence[Acronym]
+    tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[TagMention, ...], acronyms: Sequence[Acronym]
 ) -> tuple[str, ...]:
     """The derived tags the abstract names only by an acronym it defines as something else ('GP'
     for 'General Purpose' is not Gaussian processes; tagging.defined_otherwise). Issue 33."""
