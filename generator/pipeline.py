@@ -25,6 +25,7 @@ from generator.sources.readers import input_files, records_as_read, shown_path
 
 if TYPE_CHECKING:
     from generator.language.meaning.source import Source
+    from generator.link.aboutness import Aboutness
     from generator.render.site import Files
 
 T = TypeVar("T")
@@ -219,19 +220,11 @@ def paper_meanings(papers: Sequence[Paper], source: Source, report: Report, memo
     vector cache (the sentence model's vectors), or embedded now (the model is loaded only when
     some abstract is new). An unusable cache is a warning in `report`; what was embedded and how
     long it took, a note (a line in the build's log)."""
-    from generator.language.meaning.source import embedder, worth_storing
     from generator.link.corpus import meaning_text
-    from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
 
-    store = VectorStore(store_path(), source) if worth_storing(source) else None
     texts = [meaning_text(p) for p in papers]
-    show = progress and len(texts) >= PROGRESS_THRESHOLD
     began = time.perf_counter()
-
-    def embed(missing: list[str]) -> Any:
-        return embedder(source)(missing, show)
-
-    vectors, embedded = meaning_vectors(texts, source, embed, store, memory)
+    vectors, embedded, store = stored_vectors(texts, source, memory, progress and len(texts) >= PROGRESS_THRESHOLD)
     if store is not None and store.failed:
         report.warn(str(store.path), f"the cache of meaning vectors could not be used ({store.failed})")
     kept = f"; kept in {store.path} for the next builds" if store is not None and embedded else ""
@@ -242,28 +235,34 @@ def paper_meanings(papers: Sequence[Paper], source: Source, report: Report, memo
     return vectors
 
 
-def name_embedder(source: Source) -> Callable[[list[str]], Any]:
-    """How linking embeds tag names the shipped vectors lack (key phrases filled up as tags,
-    link.aboutness): by `source`, through the user's vector cache as abstracts are (a name
-    embedded once is read back in later builds)."""
+def stored_vectors(texts: list[str], source: Source, memory: dict | None = None, show: bool = False) -> tuple[Any, int, Any]:
+    """One unit vector per text by `source`, how many were embedded now, and the user's vector
+    cache they went through (None for a source not worth storing: the table): from `memory` (a
+    server's last run), that cache, or embedded now (`show`: with a progress bar)."""
     from generator.language.meaning.source import embedder, worth_storing
     from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
 
     store = VectorStore(store_path(), source) if worth_storing(source) else None
-
-    def embed(names: list[str]) -> Any:
-        return meaning_vectors(names, source, lambda missing: embedder(source)(missing, False), store)[0]
-
-    return embed
+    vectors, embedded = meaning_vectors(texts, source, lambda missing: embedder(source)(missing, show), store, memory)
+    return vectors, embedded, store
 
 
-def fitted_aboutness_for(source: Source | None, venue: str | None = None) -> Any:
+def name_embedder(source: Source) -> Callable[[list[str]], Any]:
+    """How linking embeds tag names the shipped vectors lack (key phrases filled up as tags,
+    link.aboutness): by `source`, through the user's vector cache as abstracts are (a name
+    embedded once is read back in later builds)."""
+    return lambda names: stored_vectors(names, source)[0]
+
+
+def fitted_aboutness_for(source: Source | None, venue: str | None = None) -> Aboutness | None:
     """The aboutness fitted for `source` (link.aboutness.fitted_aboutness; None: words only, or
     a source with no tag name vectors), embedding other names by it (name_embedder)."""
     from generator.link.aboutness import fitted_aboutness
 
-    fitted = fitted_aboutness(source.name, venue) if source is not None else None
-    return replace(fitted, embed_others=name_embedder(cast("Source", source))) if fitted is not None else None
+    if source is None:
+        return None
+    fitted = fitted_aboutness(source.name, venue)
+    return replace(fitted, embed_others=name_embedder(source)) if fitted is not None else None
 
 
 def serving_meanings(papers: Sequence[Paper], model: Source, report: Report, session: Session) -> tuple[Any, Source]:

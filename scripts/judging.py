@@ -384,6 +384,18 @@ def evidence_rank(paper: dict, tag: str) -> tuple[int, int, float]:
     return tier, min(len(own), 3), paper.get("tag_scores", {}).get(tag, 0.0)
 
 
+def hidden_to_reach(wrong_best_first: list[float], target: float) -> tuple[int, float, float] | None:
+    """Tags judged wrong (each 0 to 1), best first: the most of them kept with at most `target`
+    judged wrong among those kept, and the right and wrong tags hidden below; None if none."""
+    total, wrong_total = len(wrong_best_first), sum(wrong_best_first)
+    for kept in range(total, 0, -1):
+        wrong_kept = sum(wrong_best_first[:kept])
+        if wrong_kept / kept <= target:
+            hidden_wrong = wrong_total - wrong_kept
+            return kept, (total - kept) - hidden_wrong, hidden_wrong
+    return None
+
+
 def exceeding(n: int, rate: float, target: float) -> float:
     """The chance that a venue of `n` judged tags, each wrong with probability `rate`, shows more
     than `target` of them wrong: how often a sample that small fails a target it meets."""
@@ -416,16 +428,12 @@ def frontier(captures: tuple[Path, ...], judge_globs: tuple[str, ...], target: f
     click.echo(f"{total} judged tags, {wrong_total:g} wrong (mean of the judges): {wrong_total / total:.1%}\n")
     click.echo("| tags kept | judged wrong among them | right tags hidden | wrong tags hidden |\n|---|---|---|---|")
     ranked = sorted(judged, key=lambda row: row[0], reverse=True)
-    reached = None
-    shown = {round(total * tenths / 10) for tenths in range(10, 4, -1)}
-    for kept in range(total, 0, -1):
+    for kept in sorted({round(total * tenths / 10) for tenths in range(10, 4, -1)}, reverse=True):
         wrong_kept = sum(w for _, w, _ in ranked[:kept])
-        hidden_wrong = wrong_total - wrong_kept
-        hidden_right = (total - kept) - hidden_wrong
-        if kept in shown:
-            click.echo(f"| {kept} ({kept / total:.0%}) | {wrong_kept / kept:.1%} | {hidden_right:g} | {hidden_wrong:g} |")
-        if reached is None and wrong_kept / kept <= target:
-            reached = (kept, hidden_right, hidden_wrong)
+        click.echo(
+            f"| {kept} ({kept / total:.0%}) | {wrong_kept / kept:.1%} | {(total - kept) - (wrong_total - wrong_kept):g} | {wrong_total - wrong_kept:g} |"
+        )
+    reached = hidden_to_reach([w for _, w, _ in ranked], target)
     if reached:
         kept, hidden_right, hidden_wrong = reached
         click.echo(

@@ -20,7 +20,6 @@ hidden per wrong tag removed) of the name cosine and of the words' own ranking
 from __future__ import annotations
 
 import argparse
-import glob
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -74,14 +73,7 @@ def sources() -> list[Source]:
 def judged_tags(corpus_dir: Path) -> list[dict]:
     """Every tag the six draws show today (words only, tag models fitted without the corpus's
     venue) that issue 33's judges judged: paper, tag, venue, and the judges' mean wrongness."""
-    judges = [
-        {
-            i: v
-            for path in sorted(glob.glob(str(JUDGED / f"verdicts-*-judge{name}.tsv")))
-            for i, v in judging.read_verdicts(Path(path)).items()
-        }
-        for name in "AB"
-    ]
+    judges = judging.judges_from(tuple(str(JUDGED / f"verdicts-*-judge{name}.tsv") for name in "AB"))
     corpora = train_tags.keyword_corpora(corpus_dir)
     derived: dict[str, tuple] = {}
     judged, unjudged = [], 0
@@ -119,18 +111,11 @@ def fitted_floor(cosines: np.ndarray, wrong: np.ndarray, titled: np.ndarray) -> 
 def frontier(scores: np.ndarray, wrong: np.ndarray) -> str:
     """For each FRONTIER_TARGETS share: the tags kept, and the right and wrong tags hidden, when
     the lowest scored tags are hidden until the share judged wrong among those kept reaches it."""
-    order = np.argsort(-scores, kind="stable")
-    total, wrong_total = len(scores), float(wrong.sum())
+    best_first = [float(w) for w in wrong[np.argsort(-scores, kind="stable")]]
     cells = []
     for target in FRONTIER_TARGETS:
-        for kept in range(total, 0, -1):
-            wrong_kept = float(wrong[order[:kept]].sum())
-            if wrong_kept / kept <= target:
-                hidden_wrong = wrong_total - wrong_kept
-                cells.append(f"{kept} kept, {total - kept - hidden_wrong:g} right / {hidden_wrong:g} wrong hidden")
-                break
-        else:
-            cells.append("not reached")
+        reached = judging.hidden_to_reach(best_first, target)
+        cells.append(f"{reached[0]} kept, {reached[1]:g} right / {reached[2]:g} wrong hidden" if reached else "not reached")
     return " | ".join(cells)
 
 
@@ -152,26 +137,25 @@ def fit_source(source: Source, tags: list[str], judged: list[dict]) -> tuple[np.
     # A judged tag that is no vocabulary tag (a key phrase filled up as a tag) is embedded as a build embeds it.
     others = sorted({t["tag"] for t in judged} - set(rows))
     other_vectors = dict(zip(others, np.asarray(embed(others, False), dtype=np.float32)))
-    known = list(range(len(judged)))
     cosines = np.array(
         [float(meanings[k] @ (names[rows[t["tag"]]] if t["tag"] in rows else other_vectors[t["tag"]])) for k, t in enumerate(judged)]
     )
-    wrong = np.array([judged[k]["wrong"] for k in known])
-    venues = np.array([judged[k]["venue"] for k in known])
-    titled = np.array([title_names(judged[k]["tag"], judged[k]["paper"].title) for k in known])
+    wrong = np.array([t["wrong"] for t in judged])
+    venues = np.array([t["venue"] for t in judged])
+    titled = np.array([title_names(t["tag"], t["paper"].title) for t in judged])
     floor = fitted_floor(cosines, wrong, titled)
     without = {str(v): fitted_floor(cosines[venues != v], wrong[venues != v], titled[venues != v]) for v in sorted(set(venues))}
     # A title-named tag is never hidden: ranked above every other in the frontiers.
     aboutness = np.where(titled, 2.0, cosines)
     print(f"\n## {source.name}: floor {floor:.2f} (at most {TARGET:.0%} of the judged tags kept judged wrong)\n")
     print(
-        f"{len(known)} judged tags ({len(others)} of them no vocabulary tag), {titled.sum()} named by the paper's title ({wrong[titled].sum():g} wrong)"
+        f"{len(judged)} judged tags ({len(others)} of them no vocabulary tag), {titled.sum()} named by the paper's title ({wrong[titled].sum():g} wrong)"
     )
     print(
         f"AUC right vs wrong: name cosine {auc(cosines, wrong < 0.5):.3f}, with title-named tags first {auc(aboutness, wrong < 0.5):.3f}, ",
         end="",
     )
-    ranks = np.array([_rank_score(judging.evidence_rank(_as_capture(judged[k]), judged[k]["tag"])) for k in known])
+    ranks = np.array([_rank_score(judging.evidence_rank(_as_capture(t), t["tag"])) for t in judged])
     print(f"the words' ranking {auc(ranks, wrong < 0.5):.3f}")
     print(f"\nfrontier (at most {', '.join(f'{t:.0%}' for t in FRONTIER_TARGETS)} judged wrong):")
     print(f"- the words' ranking: {frontier(ranks, wrong)}")

@@ -1,18 +1,15 @@
 """Whether a paper is about each tag its words gave it, by meaning (issue 52, decision 0031).
 
-A vocabulary tag is derived from the words that name it; a paper can name 'flow matching' or
-'segmentation' without being about either. Where a build has a meaning vector per abstract,
-the cosine between it and the vector of the tag's name, by the same meaning source, says
-how near the paper's meaning is to the tag's: on issue 33's 323 judged tags it separates the
-tags judged right from those judged wrong at AUC .77 (sentence model) and .80 (built-in
-table), above the words' evidence (.64) and the lexical rank (.70). A derived tag below its
-source's floor is shown as a key phrase (Paper.shown_as_phrases), as a tag named once is;
-related papers still find it as a tag, so their lists do not change.
+A paper can name 'flow matching' or 'segmentation' without being about either. Where a build
+has a meaning vector per abstract, the cosine between it and the vector of the tag's name, by
+the same meaning source, tells the two apart better than the words do (decision 0031 has the
+figures). A derived tag below its source's floor is shown as a key phrase
+(Paper.shown_as_phrases), as a tag named once is; related papers still find it as a tag, so
+their lists do not change.
 
-The tag names' vectors and the floors live in data/aboutness.yml and data/aboutness/, made
-by `scripts/tune_aboutness.py` (`make train`): the floor is the lowest at which at most a
-tenth of the judged tags kept were judged wrong. A site by words only, or by a meaning source
-with no vectors there, keeps the rule of words alone (enrich.tags).
+The tag names' vectors and the floors live in data/aboutness.yml and data/aboutness/, made by
+`scripts/tune_aboutness.py` (`make train`). A site by words only, or by a meaning source with
+no vectors there, keeps the rule of words alone (enrich.tags).
 """
 
 from __future__ import annotations
@@ -65,6 +62,12 @@ def _fitted() -> dict[str, Any]:
 
 
 @cache
+def _rows() -> dict[str, int]:
+    """Each vocabulary tag's row in every source's name vectors."""
+    return {str(tag): row for row, tag in enumerate(_fitted()["tags"])}
+
+
+@cache
 def _vectors(file: str) -> np.ndarray:
     with resources.files("generator").joinpath("data").joinpath(file).open("rb") as stream:
         return np.load(stream, allow_pickle=False).astype(np.float32)
@@ -81,27 +84,33 @@ def fitted_aboutness(source: str | None, venue: str | None = None) -> Aboutness 
     if not entry:
         return None
     floor = (entry.get("without_venue") or {}).get(venue, entry["floor"]) if venue else entry["floor"]
-    tags = [str(tag) for tag in data["tags"]]
-    return Aboutness(float(floor), {tag: row for row, tag in enumerate(tags)}, _vectors(entry["vectors"]))
+    return Aboutness(float(floor), _rows(), _vectors(entry["vectors"]))
 
 
 def checked_tags(paper: Paper) -> tuple[str, ...]:
     """The paper's tags aboutness may set apart: derived (not given) and not named by its title
-    (of the 68 judged tags a derived title named, one was judged wrong)."""
+    (a title-named tag is almost always right, decision 0031)."""
     return tuple(tag for tag in paper.tags if tag not in paper.given_tags and not title_names(tag, paper.title))
 
 
 def tags_not_about(
-    paper: Paper, meaning: np.ndarray, aboutness: Aboutness, others: Mapping[str, np.ndarray] | None = None
+    paper: Paper,
+    meaning: np.ndarray,
+    aboutness: Aboutness,
+    others: Mapping[str, np.ndarray] | None = None,
+    checked: tuple[str, ...] | None = None,
 ) -> tuple[str, ...]:
-    """The paper's checked tags (checked_tags) whose name its meaning is farther from than the floor."""
-    return tuple(tag for tag, cosine in aboutness.nearness(meaning, checked_tags(paper), others).items() if cosine < aboutness.floor)
+    """The paper's checked tags (`checked`: checked_tags(paper) when worked out already) whose
+    name its meaning is farther from than the floor."""
+    checked = checked_tags(paper) if checked is None else checked
+    return tuple(tag for tag, cosine in aboutness.nearness(meaning, checked, others).items() if cosine < aboutness.floor)
 
 
-def other_names(papers: list[Paper], aboutness: Aboutness) -> dict[str, np.ndarray]:
-    """The vectors of the checked tags that are no vocabulary tag (key phrases filled up as
-    tags, enrich.tags.filled_up), embedded in one batch by `aboutness.embed_others`."""
-    names = sorted({tag for paper in papers for tag in checked_tags(paper) if tag not in aboutness.rows})
+def other_names(checked: list[tuple[str, ...]], aboutness: Aboutness) -> dict[str, np.ndarray]:
+    """The vectors of the `checked` tags (per paper, checked_tags) that are no vocabulary tag
+    (key phrases filled up as tags, enrich.tags.filled_up), embedded in one batch by
+    `aboutness.embed_others`."""
+    names = sorted({tag for tags in checked for tag in tags if tag not in aboutness.rows})
     if not names or aboutness.embed_others is None:
         return {}
     return dict(zip(names, aboutness.embed_others(names)))
@@ -115,10 +124,11 @@ def shown_by_aboutness(
     Unchanged without meaning vectors or without `aboutness` for their source."""
     if meanings is None or aboutness is None:
         return papers
-    others = other_names(papers, aboutness)
+    checked = [checked_tags(paper) for paper in papers]
+    others = other_names(checked, aboutness)
     result = []
-    for paper, meaning in zip(papers, meanings):
-        apart = [tag for tag in tags_not_about(paper, meaning, aboutness, others) if tag not in paper.shown_as_phrases]
+    for paper, meaning, tags in zip(papers, meanings, checked):
+        apart = [tag for tag in tags_not_about(paper, meaning, aboutness, others, tags) if tag not in paper.shown_as_phrases]
         if not apart:
             result.append(paper)
             continue
