@@ -3,7 +3,7 @@
     .venv/bin/python scripts/profile_build.py                          # untitled, ~4,200 papers
     .venv/bin/python scripts/profile_build.py --size 2200 --input titled --json profile.json
 
-Four tables, each from its own fresh process on the same input files:
+Four tables and a time line, each from its own fresh process on the same input files:
 
     stages        the generator as a one-off run makes it (forked workers on both cores):
                   wall seconds of each pass (read+enrich, link, render, write), as
@@ -22,6 +22,9 @@ Four tables, each from its own fresh process on the same input files:
     beside        the processes the full build started (the generator's forked run with its
                   workers, the Markdown converter, Pagefind's indexing services): CPU seconds
                   and how long each was alive, grouped by the hook that started it
+    time line     the full build in slots of 1/80 of its length (issue 55): each process's
+                  CPU in each slot (▄ one core busy, █ both), grouped by the function that
+                  forked it; the generator's passes; MkDocs' page phases and what it waited on
 
 Input files are made as bench.py makes them (`--input titled|untitled`); all output is written
 to a temporary folder, removed at the end (--keep to inspect it).
@@ -67,6 +70,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 phases, hooks, timeline = {}, {}, []
+PAGE_PHASES = ("_populate_page", "_build_page")
 began = time.perf_counter()
 
 def timed(table, key, function):
@@ -77,7 +81,7 @@ def timed(table, key, function):
         finally:
             end = time.perf_counter()
             table[key] = table.get(key, 0.0) + end - start
-            if table is hooks:
+            if table is hooks or key in PAGE_PHASES:
                 timeline.append((start - began, end - began, key))
     return wrapper
 
@@ -87,8 +91,14 @@ Files.copy_static_files = timed(phases, "copy_static_files", Files.copy_static_f
 Page.validate_anchor_links = timed(phases, "validate_anchor_links", Page.validate_anchor_links)
 
 TICK = os.sysconf("SC_CLK_TCK")
-seen = {}  # pid -> [first seen, last seen, cpu seconds, command, parent pid]
+seen = {}  # pid -> [first seen, last seen, cpu seconds, command, parent pid, [(moment, cpu seconds)]]
 sampling = True
+EVENTS = sys.argv[2]  # what forked processes tell (passes, forks): one JSON object a line
+
+def tell(**event):
+    # Appended in one write: the processes that tell share the file.
+    with open(EVENTS, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(event) + "\n")
 
 def descendants(pid):
     out = []
@@ -105,15 +115,16 @@ def descendants(pid):
 def sample():
     while sampling:
         now = time.perf_counter() - began
-        for pid, parent in descendants(os.getpid()):
+        for pid, parent in [(os.getpid(), 0), *descendants(os.getpid())]:
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:120]
             except OSError:
                 continue
             cpu = (int(fields[11]) + int(fields[12])) / TICK
-            row = seen.setdefault(pid, [now, now, 0.0, command, parent])
+            row = seen.setdefault(pid, [now, now, 0.0, command, parent, []])
             row[1], row[2], row[4] = now, max(row[2], cpu), parent
+            row[5].append((round(now, 3), row[2]))
         time.sleep(0.05)
 
 # Every process started here is known from its start, however short its life; the sampler adds
@@ -121,7 +132,7 @@ def sample():
 def register(pid, command):
     # The sampler may have seen the child first, before its exec, still with this process's command.
     now = time.perf_counter() - began
-    seen.setdefault(pid, [now, now, 0.0, "", os.getpid()])[3] = command[:120]
+    seen.setdefault(pid, [now, now, 0.0, "", os.getpid(), []])[3] = command[:120]
 
 import subprocess
 _popen_init = subprocess.Popen.__init__
@@ -129,13 +140,43 @@ def popen_init(self, args, *rest, **kwargs):
     _popen_init(self, args, *rest, **kwargs)
     register(self.pid, " ".join(map(str, args)) if isinstance(args, (list, tuple)) else str(args))
 subprocess.Popen.__init__ = popen_init
+import traceback
+MACHINERY = ("/runtime/parallel.py", "/plugin/bothends.py", "/multiprocessing/")
+
+def forked_by():
+    for frame in reversed(traceback.extract_stack()[:-2]):
+        if "/generator/" in frame.filename and not any(part in frame.filename for part in MACHINERY):
+            module = frame.filename.rsplit("/generator/", 1)[1].removesuffix(".py").replace("/", ".")
+            return f"{module}:{frame.name}"
+    return "other"
+
 _fork = os.fork
 def fork():
     pid = _fork()
     if pid:
         register(pid, "python (forked)")
+        tell(kind="fork", pid=pid, parent=os.getpid(), by=forked_by(), at=time.perf_counter() - began)
     return pid
 os.fork = fork
+
+# The generator's passes, as pipeline.generate times them, wherever it runs.
+import generator.pipeline as pipeline
+_timed = pipeline._Run.timed
+def timed_pass(self, stage, step, *args):
+    start = time.perf_counter() - began
+    try:
+        return _timed(self, stage, step, *args)
+    finally:
+        tell(kind="pass", name=stage, start=start, end=time.perf_counter() - began, pid=os.getpid())
+pipeline._Run.timed = timed_pass
+_generate = pipeline.generate
+def generate(*args, **kwargs):
+    start = time.perf_counter() - began
+    try:
+        return _generate(*args, **kwargs)
+    finally:
+        tell(kind="pass", name="generate", start=start, end=time.perf_counter() - began, pid=os.getpid())
+pipeline.generate = generate
 
 sampler = threading.Thread(target=sample, daemon=True)
 sampler.start()
@@ -151,8 +192,9 @@ total = time.perf_counter() - start
 config.plugins.on_shutdown()
 sampling = False
 sampler.join()
-print(json.dumps({"seconds": total, "phases": phases, "hooks": hooks, "timeline": timeline,
-                  "processes": [{"pid": pid, "parent": row[4], "first": row[0], "last": row[1], "cpu": row[2], "command": row[3]}
+events = [json.loads(line) for line in Path(EVENTS).read_text(encoding="utf-8").splitlines()] if Path(EVENTS).exists() else []
+print(json.dumps({"seconds": total, "began": start - began, "pid": os.getpid(), "phases": phases, "hooks": hooks, "timeline": timeline, "events": events,
+                  "processes": [{"pid": pid, "parent": row[4], "first": row[0], "last": row[1], "cpu": row[2], "command": row[3], "series": row[5]}
                                 for pid, row in seen.items()]}))
 """
 
@@ -239,7 +281,7 @@ def build_rows(builds: dict[str, dict]) -> list[list[str]]:
 def beside_rows(build: dict) -> list[list[str]]:
     """The full build's processes: each child of the build's process with all of its own
     descendants, grouped by the hook running when it appeared."""
-    processes = {p["pid"]: p for p in build["processes"]}
+    processes = {p["pid"]: p for p in build["processes"] if p["pid"] != build["pid"]}
     root_children = [p for p in processes.values() if p["parent"] not in processes]
 
     def subtree(pid: int) -> list[dict]:
@@ -262,6 +304,122 @@ def beside_rows(build: dict) -> list[list[str]]:
         count, cpu, alive = groups.get(key, [0, 0.0, 0.0])
         groups[key] = [count + 1, cpu + sum(p["cpu"] for p in tree), alive + max(p["last"] for p in tree) - child["first"]]
     return [[hook, kind, f"{int(v[0])}", f"{v[1]:.2f}", f"{v[2]:.2f}"] for (hook, kind), v in groups.items()]
+
+
+# Who forked a process (the nearest generator function that is not the forking machinery),
+# as the timeline names it; any other is shown as its function.
+ROLES = {
+    "plugin.mkdocs_plugin:on_pre_build": "generator",
+    "pipeline:load": "enrich workers",
+    "runtime.background_writer:__init__": "file writer",
+    "runtime.map_process:start": "topic map",
+    "runtime.map_process:map_for": "topic map",
+    "plugin.pageconvert:__init__": "page converter",
+    "plugin.pagetemplates:__init__": "page templates",
+    "runtime.background_writer:elsewhere": "pages made aside",
+}
+SHADES = " ▁▂▃▄▅▆▇█"  # CPU in a time slot: ▄ is one core busy, █ both
+PASS_MARKS = {"generate": "·", "read+enrich": "E", "link": "L", "render": "R", "write": "W"}
+SPAN_MARKS = {"on_pre_build": "g", "on_post_build": "s", "_populate_page": "c", "_build_page": "t"}
+
+
+def process_roles(build: dict) -> dict[int, str]:
+    """Each sampled process's role: MkDocs itself, a fork named by its forker, Pagefind; a
+    process none of these explains takes its parent's role."""
+    forks = {event["pid"]: ROLES.get(event["by"], event["by"]) for event in build.get("events", []) if event["kind"] == "fork"}
+    processes = {p["pid"]: p for p in build["processes"]}
+
+    def role(pid: int, depth: int = 0) -> str:
+        if pid == build["pid"]:
+            return "MkDocs"
+        if pid in forks:
+            return forks[pid]
+        process = processes.get(pid)
+        if process is None or depth > 20:
+            return "other"
+        if "pagefind" in process["command"]:
+            return "Pagefind"
+        return role(process["parent"], depth + 1)
+
+    return {pid: role(pid) for pid in processes}
+
+
+def cpu_in_slots(series: list, edges: list[float]) -> list[float]:
+    """CPU seconds a process used in each slot between `edges`, from its sampled cumulative CPU."""
+    import numpy as np
+
+    if not series:
+        return [0.0] * (len(edges) - 1)
+    moments, cpu = zip(*series)
+    at = np.interp(edges, moments, cpu, left=0.0, right=cpu[-1])
+    return list(np.diff(at))
+
+
+def span_marks(spans: list[tuple[float, float, str]], edges: list[float], marks: dict[str, str], least: float = 0.25) -> str:
+    """One character a slot: the mark of a span kind covering at least `least` of it."""
+    out = []
+    for left, right in zip(edges, edges[1:]):
+        cover: dict[str, float] = {}
+        for start, end, name in spans:
+            overlap = min(end, right) - max(start, left)
+            if overlap > 0 and name in marks:
+                cover[name] = cover.get(name, 0.0) + overlap
+        # A span kind listed later in `marks` wins over an earlier one wherever it shows.
+        shown = [name for name in marks if cover.get(name, 0.0) >= least * (right - left)]
+        best = shown[-1] if shown else None
+        out.append(marks[best] if best is not None else " ")
+    return "".join(out)
+
+
+def timeline(build: dict, width: int = 80) -> list[str]:
+    """The full build on a time line (issue 55): what each process did in each slot of the build
+    (CPU, ▄ one core, █ both), the generator's passes and what MkDocs waited on."""
+    start, seconds = build["began"], build["seconds"]
+    slot = seconds / width
+    edges = [start + index * slot for index in range(width + 1)]
+    roles = process_roles(build)
+    cpu: dict[str, list[float]] = {}
+    for process in build["processes"]:
+        used = cpu_in_slots(process["series"], edges)
+        row = cpu.setdefault(roles[process["pid"]], [0.0] * width)
+        cpu[roles[process["pid"]]] = [a + b for a, b in zip(row, used)]
+    hook_spans = [(a, b, name.rsplit(".", 1)[1]) for a, b, name in build["timeline"] if "." in name]
+    page_spans = [(a, b, name) for a, b, name in build["timeline"] if name in SPAN_MARKS]
+    passes = [(e["start"], e["end"], e["name"]) for e in build.get("events", []) if e["kind"] == "pass"]
+
+    def shade(values: list[float]) -> str:
+        return "".join(SHADES[min(8, max(0, round(v / slot / 2 * 8)))] for v in values)
+
+    label = 22
+    axis = [" "] * width
+    for mark in range(0, int(seconds) + 1, 5):
+        column = int(mark / slot)
+        text = f"|{mark}s"
+        if column + len(text) <= width:
+            axis[column : column + len(text)] = text
+    lines = [f"{'':<{label}}{''.join(axis)}"]
+    lines.append(f"{'MkDocs waits':<{label}}{span_marks(hook_spans, edges, SPAN_MARKS)}")
+    lines.append(f"{'MkDocs pages':<{label}}{span_marks(page_spans, edges, SPAN_MARKS)}")
+    lines.append(f"{'generator passes':<{label}}{span_marks(passes, edges, PASS_MARKS)}")
+    order = ["MkDocs", "generator", "enrich workers", "file writer", "topic map", "page converter", "page templates", "Pagefind"]
+    for role in sorted(cpu, key=lambda r: (order.index(r) if r in order else len(order), r)):
+        lines.append(f"{role[: label - 2]:<{label}}{shade(cpu[role])}")
+    total = [sum(values) for values in zip(*cpu.values())]
+    lines.append(f"{'all (2 cores)':<{label}}{shade(total)}")
+    busy = sum(total)
+    lines.append("")
+    lines.append(
+        f"slot {slot:.2f} s. Waits: {SPAN_MARKS['on_pre_build']} = on_pre_build (the generator), {SPAN_MARKS['on_post_build']} = on_post_build "
+        "(the search index); pages: c = read and convert (_populate_page), t = template (_build_page); passes: "
+        "E read+enrich, L link, R render, W write, · the generator's start."
+    )
+    lines.append(
+        f"CPU in the build: {busy:.1f} s of {2 * seconds:.1f} core-seconds ({busy / (2 * seconds):.0%}); "
+        + ", ".join(f"{role} {sum(values):.1f} s" for role, values in sorted(cpu.items(), key=lambda item: -sum(item[1])))
+    )
+    waits = {name: sum(b - a for a, b, n in hook_spans if n == name) for name in ("on_pre_build", "on_post_build")}
+    lines.append(f"MkDocs waited {waits['on_pre_build']:.1f} s for the generator and {waits['on_post_build']:.1f} s for the search index.")
+    return lines
 
 
 def main() -> int:
@@ -326,7 +484,7 @@ def main() -> int:
         for name, make in configs.items():
             config = work / f"mkdocs-{name}.yml"
             config.write_text(make(), encoding="utf-8")
-            proc = bench.run([python, "-c", BUILD_PROBE, str(config)], logs, f"build-{name}", project)
+            proc = bench.run([python, "-c", BUILD_PROBE, str(config), str(work / f"events-{name}.jsonl")], logs, f"build-{name}", project)
             builds[name] = json.loads(proc.stdout.strip().splitlines()[-1])
     finally:
         if args.keep:
@@ -347,6 +505,8 @@ def main() -> int:
     print(bench.table([["", *builds], *build_rows(builds)]))
     print("\nProcesses beside the full build (each with its descendants):\n")
     print(bench.table([["first seen after", "process", "count", "CPU s", "alive s"], *beside_rows(builds["full"])]))
+    print("\nThe full build's time line (CPU of each process in each slot: ▄ one core busy, █ both):\n")
+    print("\n".join(timeline(builds["full"])))
     if args.json:
         record = {"size": args.size, "input": args.input, "stages": stage_seconds, "derivations": derivations, "own": own, "builds": builds}
         args.json.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
