@@ -43,6 +43,7 @@ from generator.pipeline import Settings, Summary, generate
 from generator.plugin import assets, paperlist
 from generator.plugin.config import AbstractsConfig
 from generator.plugin.pageconvert import Converter
+from generator.plugin.pagetemplates import Templater
 from generator.plugin.searchindex import Indexer, Seen, Stream
 from generator.plugin.templatecache import MemoryBytecodeCache
 from generator.render.bibtex import bibtex_entry
@@ -81,6 +82,8 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         self.stream: Stream | None = None
         self.seen: Seen | None = None  # under serve: the pages as last indexed
         self.converter: Converter | None = None  # one-off builds: Markdown converted on both cores
+        self.templater: Templater | None = None  # ... and pages put into their templates on both cores
+        self.navigation: Navigation | None = None  # this build's, as MkDocs made it
         self.dirty = False
         self.session: Session | None = None
         self.templates: MemoryBytecodeCache | None = None
@@ -194,6 +197,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
     @event_priority(-100)  # after other plugins': the last hook before MkDocs converts the pages
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         self._stop_converting()
+        self.navigation = nav
         if self.session is None and not self.dirty:
             self.converter = Converter.start(config, files)
         if self.seen is not None:
@@ -242,10 +246,13 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                     pass
         return server
 
+    @event_priority(-100)  # after other plugins': the environment is complete when the templater forks
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         self._stop_converting()  # every page is converted
         if self.templates is not None:
             env.bytecode_cache = self.templates
+        if self.session is None and not self.dirty:
+            self.templater = Templater.start(config, files, self.navigation, env)
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -270,6 +277,9 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        # Every page is rendered; the worker ends before the search index is finished (it holds
+        # the pipes to Pagefind it was forked with).
+        self._stop_templating()
         if self.session is not None:
             # A --dirty build leaves the site's copies of pages whose Markdown the run removed
             # (an input file deleted or renamed): served, they would outlive their paper.
@@ -297,6 +307,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self._stop_converting()
+        self._stop_templating()
         self._close_stream()
 
     def on_shutdown(self) -> None:
@@ -315,6 +326,12 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
         if self.converter is not None:
             converter, self.converter = self.converter, None
             converter.close()
+
+    def _stop_templating(self) -> None:
+        self.navigation = None
+        if self.templater is not None:
+            templater, self.templater = self.templater, None
+            templater.close()
 
     def _close_stream(self) -> None:
         if self.stream is not None:

@@ -18,19 +18,13 @@ The worker runs no plugin hook and writes nothing but its pipe. A page whose con
 warned or printed anything (a broken link, an extension's message), failed, or changed another
 attribute than render's own is converted here again, so each message comes once, from this
 process, and counts for --strict as before. If the worker fails or falls silent, the pages it
-took are converted here. The site is the same byte for byte as a build on one core.
+took are converted here. The site is the same byte for byte as a build on one core. The two ends: plugin/bothends.py.
 """
 
 from __future__ import annotations
 
-import gc
-import logging
-import multiprocessing
-import os
 import pickle
-import signal
 import sys
-import warnings
 from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple, cast
@@ -40,14 +34,13 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta
 
+from generator.plugin.bothends import FromBothEnds, Quiet
 from generator.runtime.parallel import workers
 
 MIN_PAGES = 50  # below this, forking the worker costs more than it saves (decision 0007)
-SILENCE_SECONDS = 60  # a worker that sends nothing for this long is given up on
 # What Page.render sets (mkdocs/structure/pages.py); links_to_anchors only when not debugging.
 RENDERED = frozenset({"content", "toc", "_title_from_render", "present_anchor_ids", "links_to_anchors"})
 _MISSING = object()
-FRONT, BACK = 0, 1  # the shared positions: the next page MkDocs takes; the last the worker took
 
 
 class Converted(NamedTuple):
@@ -77,62 +70,34 @@ class Converter:
         self._pages = pages
         self._files = files
         self._order = {file.src_uri: number for number, file in enumerate(pages)}
-        self._results: dict[int, Converted | None] = {}
         self._reads_itself = bool(config.plugins.events["page_read_source"])
-        self._positions = multiprocessing.get_context("fork").Array("i", [0, len(pages)])
-        receive, send = multiprocessing.Pipe(duplex=False)
-        self._pid = os.fork()
-        if self._pid == 0:  # the worker: convert, send, leave without running this process's cleanup
-            try:
-                receive.close()
-                self._work(config, send)
-            finally:
-                os._exit(0)
-        send.close()
-        self._receive = receive
+        self._ends: FromBothEnds[Converted] = FromBothEnds(len(pages), partial(self._convert, config))
 
     def prepare(self, page: Page) -> None:
         """Before MkDocs reads `page`: tell the worker where MkDocs is, or, for a page the
         worker took, have the page's read_source and render take the worker's results."""
-        self._drain()  # the worker never waits long on a full pipe
         number = self._order.get(page.file.src_uri)
-        if number is None or self._pages[number] is not page.file:
+        if number is None or self._pages[number] is not page.file or self._ends.claim(number):
             return
-        if not self._pid:  # the worker ended: what it sent is used, the rest converted here
-            if number not in self._results:
-                return
-        else:
-            with self._positions.get_lock():
-                if number < self._positions[BACK]:
-                    self._positions[FRONT] = max(self._positions[FRONT], number + 1)
-                    return
-        page.read_source = partial(self._read_source, page, number)  # type: ignore[method-assign]
-        page.render = partial(self._render, page, number)  # type: ignore[method-assign]
+        converted = _Taken(self._ends, number)
+        page.read_source = partial(self._read_source, page, converted)  # type: ignore[method-assign]
+        page.render = partial(self._render, page, converted)  # type: ignore[method-assign]
 
     def close(self) -> None:
         """End the worker (done, or no longer wanted) and forget what it sent."""
-        self._stop()
-        self._results.clear()
+        self._ends.close()
 
-    def _stop(self) -> None:
-        """The worker ended; what it sent is kept."""
-        if self._pid:
-            pid, self._pid = self._pid, 0
-            os.kill(pid, signal.SIGKILL)  # when MkDocs is done with the pages the worker is too
-            os.waitpid(pid, 0)
-            self._receive.close()
-
-    def _read_source(self, page: Page, number: int, config: MkDocsConfig) -> None:
+    def _read_source(self, page: Page, taken: _Taken, config: MkDocsConfig) -> None:
         del page.read_source
-        converted = self._result(number)
+        converted = taken.result()
         if converted is None or self._reads_itself:
             type(page).read_source(page, config)
             return
         page.markdown, page.meta = converted.markdown, converted.meta
 
-    def _render(self, page: Page, number: int, config: MkDocsConfig, files: Files) -> None:
+    def _render(self, page: Page, taken: _Taken, config: MkDocsConfig, files: Files) -> None:
         del page.render
-        converted = self._results.pop(number, None)
+        converted = taken.result()
         rendered = _linked(converted.rendered, files) if converted is not None else None
         if rendered is None or files is not self._files or type(page) is not Page or page.markdown != cast(Converted, converted).markdown:
             type(page).render(page, config, files)
@@ -140,54 +105,30 @@ class Converter:
         for name, value in rendered.items():
             setattr(page, name, value)
 
-    def _result(self, number: int) -> Converted | None:
-        """The worker's answer for a page it took, once it has come; None: convert it here."""
-        while number not in self._results and self._pid:
-            if not self._receive.poll(SILENCE_SECONDS):
-                self._stop()
-                break
-            self._receive_one()
-        return self._results.get(number)
-
-    def _drain(self) -> None:
-        while self._pid and self._receive.poll():
-            self._receive_one()
-
-    def _receive_one(self) -> None:
-        try:
-            number, converted = pickle.loads(self._receive.recv_bytes())
-        except EOFError:  # the worker ended: what it took and did not send is converted here
-            self._stop()
-            return
-        self._results[number] = converted
-
-    # The worker's side.
-
-    def _work(self, config: MkDocsConfig, send) -> None:
-        gc.freeze()  # the collector then leaves the pages inherited from MkDocs unwritten (shared)
-        quiet = _Quiet()
-        while (number := self._take()) is not None:
-            file = self._pages[number]
-            converted = _convert(file, config, self._files, quiet)
-            try:
-                message = pickle.dumps((number, converted), protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception:  # a value render set that does not pickle: converted in MkDocs' process
-                message = pickle.dumps((number, None))
-            send.send_bytes(message)
-            if file.page is not None:
-                file.page.markdown = file.page.content = None  # sent: its memory is not needed here
-
-    def _take(self) -> int | None:
-        """The next page from the end that MkDocs has not reached; None where they met."""
-        with self._positions.get_lock():
-            number = self._positions[BACK] - 1
-            if number < self._positions[FRONT]:
-                return None
-            self._positions[BACK] = number
-            return number
+    def _convert(self, config: MkDocsConfig, number: int, quiet: Quiet) -> Converted | None:
+        """In the worker: one page converted; its text then dropped here (sent, it is not needed)."""
+        file = self._pages[number]
+        converted = _convert(file, config, self._files, quiet)
+        if file.page is not None:
+            file.page.markdown = file.page.content = None
+        return converted
 
 
-def _convert(file: File, config: MkDocsConfig, files: Files, quiet: _Quiet) -> Converted | None:
+class _Taken:
+    """The worker's result for one page it took, asked for by read_source and again by render."""
+
+    def __init__(self, ends: FromBothEnds[Converted], number: int):
+        self._ends, self._number = ends, number
+        self._asked = False
+        self._result: Converted | None = None
+
+    def result(self) -> Converted | None:
+        if not self._asked:
+            self._asked, self._result = True, self._ends.result(self._number)
+        return self._result
+
+
+def _convert(file: File, config: MkDocsConfig, files: Files, quiet: Quiet) -> Converted | None:
     """The page read and converted as MkDocs does, without plugin hooks; None where MkDocs
     must convert it itself (it said something, failed, or changed more than render's own)."""
     page = file.page
@@ -225,24 +166,3 @@ def _linked(rendered: dict, files: Files) -> dict | None:
     if not all(uri in files.src_uris for uri in links):
         return None
     return {**rendered, "links_to_anchors": {files.src_uris[uri]: anchors for uri, anchors in links.items()}}
-
-
-class _Quiet:
-    """In the worker: whatever would be logged, warned or printed is dropped and noted in
-    `said`. Only the worker's copies of logging, warnings and sys are changed."""
-
-    def __init__(self) -> None:
-        self.said = False
-        logging.Logger.handle = self._note  # type: ignore[method-assign]  # called for every record a logger lets through
-        warnings.showwarning = self._note
-        sys.stdout = sys.stderr = self
-
-    def _note(self, *args, **kwargs) -> None:
-        self.said = True
-
-    def write(self, text: str) -> int:
-        self.said = True
-        return len(text)
-
-    def flush(self) -> None:
-        pass

@@ -1,9 +1,10 @@
-"""A one-off build converts its pages' Markdown on both cores (generator.plugin.pageconvert): the
-site is the same byte for byte as on one core, and what MkDocs and other plugins do for each
-page (warnings, --strict, Markdown changed by a hook) comes out as on one core.
+"""A one-off build converts its pages' Markdown (generator.plugin.pageconvert) and puts them into
+their templates (generator.plugin.pagetemplates) on both cores: the site is the same byte for
+byte as on one core, and what MkDocs and other plugins do for each page (warnings, --strict,
+Markdown changed by a hook) comes out as on one core.
 
-The builds run in this process, so that the test can count the pages MkDocs converted here:
-the rest were converted by the forked worker. The site is the seeds' (100 pages) plus three
+The builds run in this process, so that the test can count the pages MkDocs converted and
+rendered here: the rest were done by the forked workers. The site is the seeds' (100 pages) plus three
 hand-written pages at the end of the list, where the worker starts; a hook holds MkDocs at its
 first page for a moment, so that the worker has taken the last pages by then."""
 
@@ -13,13 +14,14 @@ import logging
 import os
 from pathlib import Path
 
+import jinja2
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
-from generator.plugin import pageconvert
+from generator.plugin import pageconvert, pagetemplates
 from helpers import ROOT, SEEDS
 
 BROKEN = "zz/broken.md"
@@ -61,16 +63,24 @@ class Built:
 
     def __init__(self, folder: Path, monkeypatch: pytest.MonkeyPatch, *, serial: bool):
         self.site = folder / "site"
-        self.rendered_here: list[str] = []
+        self.rendered_here: list[str] = []  # converted from Markdown
+        self.templated_here: list[str] = []  # put into their templates
         self.records: list[logging.LogRecord] = []
-        render = Page.render
+        render, render_template = Page.render, jinja2.Template.render
 
         def counted(page: Page, config, files) -> None:
             self.rendered_here.append(page.file.src_uri)
             render(page, config, files)
 
+        def counted_template(template: jinja2.Template, *args, **kwargs) -> str:
+            page = args[0].get("page") if args and isinstance(args[0], dict) else None
+            if page is not None:
+                self.templated_here.append(page.file.src_uri)
+            return render_template(template, *args, **kwargs)
+
         with monkeypatch.context() as patch:
             patch.setattr(Page, "render", counted)
+            patch.setattr(jinja2.Template, "render", counted_template)
             patch.setenv("SOURCE_DATE_EPOCH", "1700000000")
             if serial:
                 patch.setenv("ABSTRACTS_WORKERS", "1")  # one core: no worker
@@ -119,6 +129,16 @@ def test_the_site_is_the_same_byte_for_byte_when_half_the_pages_are_converted_by
     assert site_files(parallel.site) == site_files(serial.site)
 
 
+def test_the_site_is_the_same_byte_for_byte_when_half_the_pages_are_put_into_templates_by_a_worker(builds):
+    serial, parallel = builds
+    pages = len(serial.templated_here)
+    assert pages == len(serial.rendered_here) and HOOKED in serial.templated_here
+    assert len(parallel.templated_here) < pages * 0.8
+    assert ANCHOR not in parallel.templated_here  # the last page: the worker's first
+    assert sorted(set(parallel.templated_here)) == sorted(parallel.templated_here)  # none rendered twice here
+    assert site_files(parallel.site) == site_files(serial.site)
+
+
 def test_markdown_changed_by_a_hook_is_converted_with_the_change(builds):
     """The worker converts the page as read; the hook's change makes MkDocs convert it here."""
     serial, parallel = builds
@@ -142,9 +162,23 @@ def test_broken_links_on_pages_the_worker_took_warn_once_and_fail_a_strict_build
         Built(site_folder(tmp_path / "strict", strict=True, broken=True), monkeypatch, serial=False)
 
 
-def test_a_worker_that_dies_leaves_its_pages_to_mkdocs(builds, tmp_path, monkeypatch):
+def test_a_plugin_that_changes_page_contexts_has_every_page_rendered_by_mkdocs(builds, tmp_path, monkeypatch):
+    """A context may be made from what MkDocs did for earlier pages: only MkDocs' process knows."""
     serial, _ = builds
-    monkeypatch.setattr(pageconvert, "_convert", lambda *args: os._exit(1))  # in the worker only: it forks first
+    folder = site_folder(tmp_path)
+    hooks = folder / "hooks.py"
+    hooks.write_text(hooks.read_text(encoding="utf-8") + "\ndef on_page_context(context, page, config, nav):\n    return context\n")
+    built = Built(folder, monkeypatch, serial=False)
+    assert sorted(built.templated_here) == sorted(serial.templated_here)
+    assert site_files(built.site) == site_files(serial.site)
+
+
+@pytest.mark.parametrize(
+    ("module", "work", "done_here"), [(pageconvert, "_convert", "rendered_here"), (pagetemplates, "_render", "templated_here")]
+)
+def test_a_worker_that_dies_leaves_its_pages_to_mkdocs(builds, tmp_path, monkeypatch, module, work, done_here):
+    serial, _ = builds
+    monkeypatch.setattr(module, work, lambda *args: os._exit(1))  # in the worker only: it forks first
     orphaned = Built(site_folder(tmp_path), monkeypatch, serial=False)
-    assert sorted(orphaned.rendered_here) == sorted(serial.rendered_here)
+    assert sorted(getattr(orphaned, done_here)) == sorted(getattr(serial, done_here))
     assert site_files(orphaned.site) == site_files(serial.site)
