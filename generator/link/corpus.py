@@ -336,7 +336,7 @@ def add_related(
     memo, kept = context.memo("reasons"), context.kept
     documents = _per_paper(document, papers, kept)
     words = vectors(documents, memo, heads)
-    found = neighbours(documents, [p.area for p in papers], count, _per_paper(_link_topics, papers, kept), context, words, meanings, mixing)
+    found = neighbours(documents, count, _per_paper(_link_topics, papers, kept), context, words, meanings, mixing)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
     del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)

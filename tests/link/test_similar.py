@@ -79,8 +79,8 @@ def test_a_slightly_less_similar_paper_sharing_a_topic_beats_one_sharing_only_wo
         frozenset({"pollinator monitoring"}),
         *[frozenset({"protein folding"})] * 6,
     ]
-    by_words = neighbours(documents, [""] * len(documents), 1)
-    by_topics = neighbours(documents, [""] * len(documents), 1, topics=topics)
+    by_words = neighbours(documents, 1)
+    by_topics = neighbours(documents, 1, topics=topics)
     assert by_words.lists[0][0][0] == 1
     assert by_topics.lists[0][0][0] == 2
 
@@ -119,11 +119,11 @@ def test_a_paper_close_in_meaning_outranks_one_sharing_a_few_words_and_without_m
     meanings = rng.standard_normal((len(documents), 16)).astype(np.float32)
     meanings[2] = meanings[0] + 0.05 * meanings[2]
     meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
-    by_words = similar.neighbours(documents, [""] * len(documents), 2)
-    by_meaning = similar.neighbours(documents, [""] * len(documents), 2, meanings=meanings, mixing=mixing)  # whatever related.yml holds
+    by_words = similar.neighbours(documents, 2)
+    by_meaning = similar.neighbours(documents, 2, meanings=meanings, mixing=mixing)  # whatever related.yml holds
     assert by_words.lists[0][0][0] == 1
     assert by_meaning.lists[0][0][0] == 2
-    again = similar.neighbours(documents, [""] * len(documents), 2)
+    again = similar.neighbours(documents, 2)
     assert again.lists == by_words.lists
 
 

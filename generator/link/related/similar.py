@@ -290,7 +290,6 @@ def _unsupported(indices: np.ndarray, topics: list[frozenset[str]], kept: Kept |
 
 def neighbours(
     documents: list[str],
-    areas: list[str],
     count: int,
     topics: list[frozenset[str]] | None = None,
     context: RunContext = INLINE,
@@ -298,8 +297,8 @@ def neighbours(
     meanings: np.ndarray | None = None,
     mixing: Mixing = FITTED_MIXING,
 ) -> Neighbours:
-    """`areas` is accepted for the caller's sake; a same-area bonus measured no better. The
-    other arguments: see `ranked`. Each paper's `count` best-ranked candidates, fairly assigned."""
+    """Each paper's `count` best-ranked candidates, fairly assigned (the arguments: see `ranked`).
+    Areas play no part: a same-area bonus measured no better."""
     if found is None:
         found = vectors(documents, context.memo("reasons"))
     k = min(count, len(documents) - 1)
