@@ -15,12 +15,10 @@ import os
 import random
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for helpers
 from generator.enrich.paper import enrich
 from generator.enrich.titlegate import title_defects
 from generator.errors import Report

@@ -93,16 +93,6 @@ def test_the_package_scores_tags_without_scikit_learn():
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
-def test_training_twice_gives_the_same_model():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import train_tags
-
-    corpora = train_tags.keyword_corpora(CORPUS)
-    candidates = train_tags.extract({name: corpora[name] for name in ("3dv2025", "corl2021")})
-    assert train_tags.fit(candidates) == train_tags.fit(candidates)
-
-
 def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
     import yaml
 
@@ -246,20 +236,6 @@ def test_a_phrase_the_abstract_defines_an_acronym_for_or_authors_give_as_a_keywo
     assert probability("imitation learning") > probability("imitation knitting")
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
-def test_a_papers_own_venue_never_tells_the_key_phrase_model_its_keywords():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import train_tags
-
-    corpora = train_tags.keyword_corpora(CORPUS)
-    corl = {name: records for name, records in corpora.items() if name.startswith(("corl", "3dv"))}
-    everywhere = train_tags.keyword_phrases(corl)
-    without_corl = train_tags.keyword_phrases(corl, without="corl")
-    assert "robot manipulation" in everywhere
-    assert set(without_corl) < set(everywhere)
-    assert all(everywhere[phrase] >= count for phrase, count in without_corl.items())
-
-
 def test_3d_topics_authors_name_are_tags_of_their_own_not_one_3d_vision():
     # 3DV's authors give 'point cloud', '3D Gaussian Splatting': '3D vision' on them all matched none.
     point_clouds = tags_of(
@@ -272,21 +248,3 @@ def test_3d_topics_authors_name_are_tags_of_their_own_not_one_3d_vision():
     )
     assert "point clouds" in point_clouds and "3D vision" not in point_clouds
     assert "gaussian splatting" in splatting
-
-
-def test_a_phrase_many_abstracts_write_and_few_authors_give_is_generic():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import train_tags
-
-    def record(i, abstract, keywords):
-        return Record(abstract, Origin("c.jsonl", i, i), "C", keywords=tuple(keywords))
-
-    dnn = "We train deep neural networks for {} with sparse rewards."
-    papers = [record(i, dnn.format(topic), [topic]) for i, topic in enumerate(["grasping", "locomotion"] * 10)]
-    # 'sparse reward' is written as often, but two of twenty papers file under it (10%).
-    papers[0] = record(0, dnn.format("grasping"), ["grasping", "sparse rewards"])
-    papers[1] = record(1, dnn.format("locomotion"), ["locomotion", "sparse reward"])
-    generic = train_tags.generic_phrases({"c": papers})
-    assert "deep neural network" in generic and "neural network" in generic
-    assert "sparse reward" not in generic
-    assert "deep neural network" not in train_tags.generic_phrases({"c": papers[: train_tags.GENERIC_MIN_ABSTRACTS - 1]})

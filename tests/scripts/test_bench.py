@@ -13,7 +13,6 @@ from helpers import ROOT, corpus_file
 
 
 def bench_module():
-    sys.path.insert(0, str(ROOT / "scripts"))
     import bench
 
     return bench

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
-from click.testing import CliRunner
-
-from helpers import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
 import judging
+from click.testing import CliRunner
 
 
 def capture(label, tags, related, weaker=()):

@@ -4,14 +4,9 @@ lose or gain a tag are counted and listed, and a missing corpus is a clear error
 from __future__ import annotations
 
 import json
-import sys
 
-from click.testing import CliRunner
-
-from helpers import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
 import tag_changes
+from click.testing import CliRunner
 
 
 def page(title, tags):

@@ -3,18 +3,13 @@ mean reproduces a teacher's vectors, and the folder it saves is the table a buil
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
+import train_meaning
 from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from tokenizers.pre_tokenizers import Whitespace
 
 from generator.language.meaning.table import TableEncoder, find_table
-from helpers import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
-import train_meaning
 
 
 def planted(seed: int = 0, words: int = 40, texts: int = 600, dimension: int = 8):

@@ -3,13 +3,7 @@ tenth of the judged tags wrong, title-named tags always kept; the frontier count
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
-
-from helpers import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
 import tune_aboutness
 
 
