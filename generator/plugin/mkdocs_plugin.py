@@ -246,7 +246,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
                     pass
         return server
 
-    @event_priority(-100)  # after other plugins': the environment is complete when the templater forks
+    @event_priority(-100)  # after other plugins': they may give MkDocs another environment
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         self._stop_converting()  # every page is converted
         if self.templates is not None:

@@ -3,10 +3,10 @@
 After converting every page, MkDocs puts each one into its template in turn (commands/build.py,
 `_build_page`: the template context, the plugins' on_page_context, `template.render`, on_post_page,
 the file written), on one core: at 4,242 papers about 10 s while the other core is nearly idle
-(issue 55's time line, decision 0032). `Templater` forks one worker when MkDocs' Jinja
-environment is complete (the last on_env hook) that renders pages from the end of the list
-MkDocs walks, as `_build_page` renders them, while MkDocs walks it from the start (the two ends:
-plugin/bothends.py). For a page the worker rendered, the template's `render` in MkDocs' process
+(issue 55's time line, decision 0032). `Templater`, made in the plugin's on_env, forks one
+worker when MkDocs renders its first page (every on_env hook has run, the theme's own templates
+are written) that renders pages from the end of the list MkDocs walks, as `_build_page` renders
+them, while MkDocs walks it from the start (the two ends: plugin/bothends.py). For a page the worker rendered, the template's `render` in MkDocs' process
 returns the worker's HTML; everything else `_build_page` does (the hooks, writing the file) is
 done by MkDocs as always.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 import zlib
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import jinja2
 from mkdocs.commands.build import get_context
@@ -56,29 +57,44 @@ class Templater:
 
     def __init__(self, pages: Sequence[File], config: MkDocsConfig, nav: Navigation, templates: dict[str, jinja2.Template]):
         self._pages = pages
+        self._config = config
         self._order = {file.src_uri: number for number, file in enumerate(pages)}
         renders = {name: template.render for name, template in templates.items()}
-        self._ends: FromBothEnds[bytes] = FromBothEnds(
-            len(pages), lambda number, quiet: _render(pages[number], config, pages, nav, renders, quiet)
-        )
+        self._work = lambda number, quiet: _render(pages[number], config, pages, nav, renders, quiet)
+        self._ends: FromBothEnds[bytes] | None = None  # the worker, forked at the first page
         for template in templates.values():
             # An attribute of this instance: Jinja's own inheritance and includes never call render.
             template.render = self._taken_or(template.render)  # type: ignore[method-assign]
 
     def close(self) -> None:
-        """End the worker (done, or no longer wanted) and forget what it sent."""
-        self._ends.close()
+        """End the worker (done, or no longer wanted) and forget what it sent; no worker from now on."""
+        self._order.clear()
+        if self._ends is not None:
+            self._ends.close()
 
     def _taken_or(self, render: Callable[..., str]) -> Callable[..., str]:
         def render_page(*args, **kwargs) -> str:
             page = args[0].get("page") if len(args) == 1 and not kwargs and isinstance(args[0], dict) else None
             number = self._order.get(page.file.src_uri) if isinstance(page, Page) else None
-            if number is None or self._pages[number] is not page.file or self._ends.claim(number):  # type: ignore[union-attr]
+            if number is None or self._pages[number] is not cast(Page, page).file:
                 return render(*args, **kwargs)
-            sent = self._ends.result(number)
+            ends = self._ends or self._fork_before(cast(Page, page))
+            if ends.claim(number):
+                return render(*args, **kwargs)
+            sent = ends.result(number)
             return zlib.decompress(sent).decode("utf-8") if sent is not None else render(*args, **kwargs)
 
         return render_page
+
+    def _fork_before(self, page: Page) -> FromBothEnds[bytes]:
+        """The worker forked as things were before MkDocs began `page`: MkDocs has made it the
+        current page, active in the navigation, which every page the worker renders would show."""
+        page.active, self._config._current_page = False, None
+        try:
+            self._ends = FromBothEnds(len(self._pages), self._work)
+        finally:
+            page.active, self._config._current_page = True, page
+        return self._ends
 
 
 def _template_name(page: Page | None) -> str:
