@@ -315,7 +315,7 @@ ROLES = {
     "runtime.map_process:start": "topic map",
     "runtime.map_process:map_for": "topic map",
     "plugin.pageconvert:__init__": "page converter",
-    "plugin.pagetemplates:__init__": "page templates",
+    "plugin.pagetemplates:_fork_before": "page templates",
     "runtime.background_writer:elsewhere": "pages made aside",
 }
 SHADES = " ▁▂▃▄▅▆▇█"  # CPU in a time slot: ▄ is one core busy, █ both

@@ -1,4 +1,4 @@
-"""The build profile keeps working: its four tables at ~40 papers (issue 36 runs it at 4,200)."""
+"""The build profile keeps working: its four tables and its time line at ~40 papers (issues 36 and 55 run it at 4,200)."""
 
 from __future__ import annotations
 
@@ -40,3 +40,9 @@ def test_profile_of_a_small_untitled_build_names_the_derivations_hooks_and_proce
     commands = " ".join(p["command"] for p in builds["full"]["processes"])
     assert "pagefind" in commands
     assert "Processes beside the full build" in result.stdout and "Derivations" in result.stdout
+    # The time line: what MkDocs waited on, the generator's passes, each process's CPU, the share used.
+    timeline = result.stdout.split("The full build's time line", 1)[1]
+    for row in ("MkDocs waits", "MkDocs pages", "generator passes", "MkDocs ", "generator ", "Pagefind", "all (2 cores)"):
+        assert f"\n{row}" in timeline, row
+    assert "core-seconds" in timeline and "MkDocs waited" in timeline
+    assert "L" in timeline.split("generator passes", 1)[1].split("\n", 1)[0]  # the link pass shows
