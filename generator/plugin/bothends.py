@@ -3,8 +3,7 @@ one forked worker from the end, and two shared positions (the next page MkDocs t
 page the worker took) make them stop where they meet (decision 0007). The worker sends each
 page's result through a pipe; a page it could not do (None) or did not send is done by MkDocs.
 A thread of MkDocs' process reads the pipe as results come, so the worker never waits for
-MkDocs to ask (it did, on pages MkDocs is slow to convert: 1.6 s of its first 3.8 s at 4,242
-papers, decision 0032); a result is unpickled when MkDocs reaches its page.
+MkDocs to ask (decision 0032); a result is unpickled when MkDocs reaches its page.
 
 Used twice in a one-off build: converting the pages' Markdown (pageconvert) and putting the
 converted pages into the theme's templates (pagetemplates).
@@ -21,13 +20,42 @@ import signal
 import sys
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
+
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from generator.runtime.parallel import workers
 
 Result = TypeVar("Result")
 
+MIN_PAGES = 50  # below this, forking a worker costs more than it saves (decision 0007)
 SILENCE_SECONDS = 60  # a worker that sends nothing for this long is given up on
 FRONT, BACK = 0, 1  # the shared positions: the next page MkDocs takes; the last the worker took
+
+
+class Pages:
+    """The pages of a one-off build as build.py walks them, numbered."""
+
+    @classmethod
+    def worth_sharing(cls, files: Files) -> Pages | None:
+        """The pages, where sharing them with a worker pays (Linux, two cores, MIN_PAGES); else None."""
+        pages = files.documentation_pages(inclusion=InclusionLevel.is_included)
+        if len(pages) < MIN_PAGES or workers() < 2 or not sys.platform.startswith("linux"):
+            return None
+        return cls(pages)
+
+    def __init__(self, pages: Sequence[File]):
+        self.files = pages
+        self._order = {file.src_uri: number for number, file in enumerate(pages)}
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def number(self, file: File) -> int | None:
+        """The file's place in the list; None for a file not in it (another plugin's page object)."""
+        number = self._order.get(file.src_uri)
+        return number if number is not None and self.files[number] is file else None
 
 
 class Quiet:

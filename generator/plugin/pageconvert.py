@@ -24,20 +24,16 @@ took are converted here. The site is the same byte for byte as a build on one co
 from __future__ import annotations
 
 import pickle
-import sys
-from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple, cast
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta
 
-from generator.plugin.bothends import FromBothEnds, Quiet
-from generator.runtime.parallel import workers
+from generator.plugin.bothends import FromBothEnds, Pages, Quiet
 
-MIN_PAGES = 50  # below this, forking the worker costs more than it saves (decision 0007)
 # What Page.render sets (mkdocs/structure/pages.py); links_to_anchors only when not debugging.
 RENDERED = frozenset({"content", "toc", "_title_from_render", "present_anchor_ids", "links_to_anchors"})
 _MISSING = object()
@@ -57,8 +53,8 @@ class Converter:
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files) -> Converter | None:
         """A converter for a one-off build's pages; None where it does not pay or is not safe."""
-        pages = files.documentation_pages(inclusion=InclusionLevel.is_included)  # as build.py walks them
-        if len(pages) < MIN_PAGES or workers() < 2 or not sys.platform.startswith("linux"):
+        pages = Pages.worth_sharing(files)
+        if pages is None:
             return None
         # Extensions given as objects (not names) are shared by all pages and may carry state
         # from one page to the next: the pages must then be converted in order, in one process.
@@ -66,18 +62,17 @@ class Converter:
             return None
         return cls(pages, config, files)
 
-    def __init__(self, pages: Sequence[File], config: MkDocsConfig, files: Files):
+    def __init__(self, pages: Pages, config: MkDocsConfig, files: Files):
         self._pages = pages
         self._files = files
-        self._order = {file.src_uri: number for number, file in enumerate(pages)}
         self._reads_itself = bool(config.plugins.events["page_read_source"])
         self._ends: FromBothEnds[Converted] = FromBothEnds(len(pages), partial(self._convert, config))
 
     def prepare(self, page: Page) -> None:
         """Before MkDocs reads `page`: tell the worker where MkDocs is, or, for a page the
         worker took, have the page's read_source and render take the worker's results."""
-        number = self._order.get(page.file.src_uri)
-        if number is None or self._pages[number] is not page.file or self._ends.claim(number):
+        number = self._pages.number(page.file)
+        if number is None or self._ends.claim(number):
             return
         converted = _Taken(self._ends, number)
         page.read_source = partial(self._read_source, page, converted)  # type: ignore[method-assign]
@@ -107,7 +102,7 @@ class Converter:
 
     def _convert(self, config: MkDocsConfig, number: int, quiet: Quiet) -> Converted | None:
         """In the worker: one page converted; its text then dropped here (sent, it is not needed)."""
-        file = self._pages[number]
+        file = self._pages.files[number]
         converted = _convert(file, config, self._files, quiet)
         if file.page is not None:
             file.page.markdown = file.page.content = None

@@ -2,8 +2,8 @@
 
 After converting every page, MkDocs puts each one into its template in turn (commands/build.py,
 `_build_page`: the template context, the plugins' on_page_context, `template.render`, on_post_page,
-the file written), on one core: at 4,242 papers about 10 s while the other core is nearly idle
-(issue 55's time line, decision 0032). `Templater`, made in the plugin's on_env, forks one
+the file written), on one core while the other is nearly idle (issue 55's time line, decision
+0032). `Templater`, made in the plugin's on_env, forks one
 worker when MkDocs renders its first page (every on_env hook has run, the theme's own templates
 are written) that renders pages from the end of the list MkDocs walks, as `_build_page` renders
 them, while MkDocs walks it from the start (the two ends: plugin/bothends.py). For a page the worker rendered, the template's `render` in MkDocs' process
@@ -18,7 +18,6 @@ site is the same byte for byte as a build on one core.
 
 from __future__ import annotations
 
-import sys
 import zlib
 from collections.abc import Callable, Sequence
 from typing import cast
@@ -26,13 +25,11 @@ from typing import cast
 import jinja2
 from mkdocs.commands.build import get_context
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from generator.plugin.bothends import FromBothEnds, Quiet
-from generator.plugin.pageconvert import MIN_PAGES
-from generator.runtime.parallel import workers
+from generator.plugin.bothends import FromBothEnds, Pages, Quiet
 
 DEFAULT_TEMPLATE = "main.html"  # as build.py names a page's template when its meta names none
 
@@ -43,24 +40,23 @@ class Templater:
     @classmethod
     def start(cls, config: MkDocsConfig, files: Files, nav: Navigation | None, env: jinja2.Environment) -> Templater | None:
         """A templater for a one-off build's pages; None where it does not pay or is not safe."""
-        pages = files.documentation_pages(inclusion=InclusionLevel.is_included)  # as build.py walks them
-        if nav is None or len(pages) < MIN_PAGES or workers() < 2 or not sys.platform.startswith("linux"):
+        pages = Pages.worth_sharing(files)
+        if nav is None or pages is None:
             return None
         if config.plugins.events["page_context"]:  # a plugin may make each context from what came before
             return None
-        names = {_template_name(file.page) for file in pages if file.page is not None}
+        names = {_template_name(file.page) for file in pages.files if file.page is not None}
         try:
             templates = {name: env.get_template(name) for name in names}
         except jinja2.TemplateError:  # MkDocs says so, for the page that names it
             return None
         return cls(pages, config, nav, templates)
 
-    def __init__(self, pages: Sequence[File], config: MkDocsConfig, nav: Navigation, templates: dict[str, jinja2.Template]):
-        self._pages = pages
+    def __init__(self, pages: Pages, config: MkDocsConfig, nav: Navigation, templates: dict[str, jinja2.Template]):
+        self._pages: Pages | None = pages  # None once closed: MkDocs renders every page itself
         self._config = config
-        self._order = {file.src_uri: number for number, file in enumerate(pages)}
         renders = {name: template.render for name, template in templates.items()}
-        self._work = lambda number, quiet: _render(pages[number], config, pages, nav, renders, quiet)
+        self._work = lambda number, quiet: _render(pages.files[number], config, pages.files, nav, renders, quiet)
         self._ends: FromBothEnds[bytes] | None = None  # the worker, forked at the first page
         for template in templates.values():
             # An attribute of this instance: Jinja's own inheritance and includes never call render.
@@ -68,15 +64,15 @@ class Templater:
 
     def close(self) -> None:
         """End the worker (done, or no longer wanted) and forget what it sent; no worker from now on."""
-        self._order.clear()
+        self._pages = None
         if self._ends is not None:
             self._ends.close()
 
     def _taken_or(self, render: Callable[..., str]) -> Callable[..., str]:
         def render_page(*args, **kwargs) -> str:
             page = args[0].get("page") if len(args) == 1 and not kwargs and isinstance(args[0], dict) else None
-            number = self._order.get(page.file.src_uri) if isinstance(page, Page) else None
-            if number is None or self._pages[number] is not cast(Page, page).file:
+            number = self._pages.number(page.file) if isinstance(page, Page) and self._pages is not None else None
+            if number is None:
                 return render(*args, **kwargs)
             ends = self._ends or self._fork_before(cast(Page, page))
             if ends.claim(number):
@@ -91,7 +87,7 @@ class Templater:
         current page, active in the navigation, which every page the worker renders would show."""
         page.active, self._config._current_page = False, None
         try:
-            self._ends = FromBothEnds(len(self._pages), self._work)
+            self._ends = FromBothEnds(len(cast(Pages, self._pages)), self._work)
         finally:
             page.active, self._config._current_page = True, page
         return self._ends

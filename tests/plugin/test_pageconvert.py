@@ -21,7 +21,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
-from generator.plugin import pageconvert, pagetemplates
+from generator.plugin import bothends, pageconvert, pagetemplates
 from helpers import ROOT, SEEDS
 
 BROKEN = "zz/broken.md"
@@ -122,7 +122,7 @@ def builds(tmp_path_factory) -> tuple[Built, Built]:
 def test_the_site_is_the_same_byte_for_byte_when_half_the_pages_are_converted_by_a_worker(builds):
     serial, parallel = builds
     pages = len(serial.rendered_here)
-    assert pages > pageconvert.MIN_PAGES and HOOKED in serial.rendered_here
+    assert pages > bothends.MIN_PAGES and HOOKED in serial.rendered_here
     # The worker converted pages (those MkDocs did not convert here), the last ones first.
     assert len(parallel.rendered_here) < pages * 0.8
     assert BROKEN not in parallel.rendered_here and ANCHOR not in parallel.rendered_here
