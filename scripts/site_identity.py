@@ -40,15 +40,18 @@ def _generate_api():
 
 
 def _edit(path: Path, rng: random.Random, step: int) -> None:
-    """Reword one abstract of a JSONL file, or append a sentence to one of a text file."""
+    """Reword one abstract of a JSONL file (a sentence added at its start or end, or the record
+    removed), or append a sentence to one of a text file."""
     if path.suffix == ".jsonl":
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         row = rng.choice(rows)
         if step % 3 == 2:
             rows.remove(row)
         else:
-            donor = rng.choice(rows)["abstract"].split(". ")[0]
-            row["abstract"] = f"{row['abstract']} {donor.rstrip('.')}."
+            donor = rng.choice(rows)["abstract"].split(". ")[0].rstrip(".")
+            # At the start too: the sentence model reads an abstract's first 128 word pieces only,
+            # and an edit there changes the paper's meaning vector.
+            row["abstract"] = f"{donor}. {row['abstract']}" if step % 2 else f"{row['abstract']} {donor}."
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     else:
         paragraphs = path.read_text(encoding="utf-8").split("\n\n")

@@ -135,7 +135,7 @@ def test_the_candidates_taken_by_meaning_carry_their_word_cosines():
     meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
     found = similar.vectors(documents)
     indices, cosine = similar._nearest(found, documents, 10, None, similar.INLINE)
-    merged, merged_cosine, closeness = similar.in_meaning(indices, cosine, meanings, found.words, 3)
+    merged, merged_cosine, closeness, _ = similar.in_meaning(indices, cosine, meanings, found.words, 3)
     expected = (found.words @ found.words.T).toarray()
     for i in range(25):
         row = merged[i].tolist()

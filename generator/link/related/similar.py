@@ -37,9 +37,9 @@ from threadpoolctl import threadpool_limits
 from generator.context import INLINE, Kept, Memo, RunContext
 from generator.language.textutil import ENGLISH_STOP_WORDS
 from generator.link.related.candidates import nearest
+from generator.link.related.closeness import in_meaning
 
 ROW_BLOCK = 1024  # rows smoothed at a time
-PAIR_BLOCK = 20_000  # paper pairs whose word cosine is computed at a time (sparse rows multiplied)
 CANDIDATES = 40
 GRAPH_NEIGHBOURS = 15
 SMOOTHING = 1.0
@@ -339,7 +339,10 @@ def ranked(
         # One BLAS thread: the products are small, and a second thread spins on after each one,
         # on the core the page converter needs (figures in decisions 0007, 0016).
         with threadpool_limits(1, user_api="blas"):
-            indices, cosine, closeness = in_meaning(indices, cosine, meanings, found.words, extra)
+            last = memo.get(("in_meaning",), lambda: None) if memo is not None else None
+            indices, cosine, closeness, state = in_meaning(indices, cosine, meanings, found.words, extra, last)
+            if memo is not None:
+                memo.put(("in_meaning",), state)
             scores = mixed(cosine, closeness, meanings, mixing.weight)
         order = np.argsort(-scores, axis=1, kind="stable")  # smoothing reads the first columns as the nearest
         indices, cosine, scores = (np.take_along_axis(a, order, axis=1) for a in (indices, cosine, scores))
@@ -356,48 +359,6 @@ def mixed(cosine: np.ndarray, closeness: np.ndarray, meanings: np.ndarray, weigh
     total = meanings.sum(axis=0, dtype=np.float64)
     average = (float(total @ total) - float(np.einsum("id,id->", meanings, meanings))) / max(1, n * (n - 1))
     return (cosine + weight * (closeness - average)).astype(np.float32)
-
-
-def in_meaning(
-    indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's candidates: its `extra` papers closest in meaning, then its closest by words
-    (`indices`, best first) not among those, as many as before; with their word cosines (from
-    `cosine` where known, else computed for those pairs only) and their cosines in meaning. One
-    matrix product per block of rows gives both."""
-    n, width = indices.shape
-    merged = np.empty_like(indices)
-    merged_cosine = np.empty(indices.shape, dtype=np.float32)
-    closeness = np.empty(indices.shape, dtype=np.float32)
-    for start in range(0, n, ROW_BLOCK):
-        rows = slice(start, start + ROW_BLOCK)
-        block = meanings[rows] @ meanings.T
-        if extra:
-            block[np.arange(len(block)), np.arange(start, start + len(block))] = -np.inf  # never the paper itself (no candidate is)
-            top = np.argpartition(block, -extra, axis=1)[:, -extra:]  # the largest
-            close = np.take_along_axis(top, np.lexsort((top, -np.take_along_axis(block, top, axis=1)), axis=1), axis=1)
-            merged[rows], merged_cosine[rows] = _word_candidates_after(close, indices[rows], cosine[rows], words, start)
-        else:
-            merged[rows], merged_cosine[rows] = indices[rows], cosine[rows]
-        closeness[rows] = np.take_along_axis(block, merged[rows], axis=1)
-    return merged, merged_cosine, closeness
-
-
-def _word_candidates_after(
-    close: np.ndarray, indices: np.ndarray, cosine: np.ndarray, words: sparse.csr_matrix, first_row: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """`close` (per row, papers close in meaning), then the word candidates `indices` not among
-    them, in order, up to the rows' width; with word cosines. Row r is paper first_row + r."""
-    width, extra = indices.shape[1], close.shape[1]
-    known = indices[:, :, None] == close[:, None, :]  # rows x width x extra: which word candidate each close one is
-    rest = np.argsort(known.any(axis=2), axis=1, kind="stable")[:, : width - extra]  # the others, in their order
-    close_cosine = np.einsum("ik,ikm->im", cosine, known.astype(np.float32))
-    unknown_rows, unknown_columns = np.nonzero(~known.any(axis=1))
-    for start in range(0, len(unknown_rows), PAIR_BLOCK):
-        r, c = unknown_rows[start : start + PAIR_BLOCK], unknown_columns[start : start + PAIR_BLOCK]
-        close_cosine[r, c] = np.asarray(words[r + first_row].multiply(words[close[r, c]]).sum(axis=1)).ravel()
-    merged = np.hstack([close, np.take_along_axis(indices, rest, axis=1)])
-    return merged, np.hstack([close_cosine, np.take_along_axis(cosine, rest, axis=1)]).astype(np.float32)
 
 
 def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None, context: RunContext) -> tuple[np.ndarray, np.ndarray]:
