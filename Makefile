@@ -56,8 +56,8 @@ browser-deps:
 
 # Lint, format and types (configured in pyproject.toml); the layers are checked by tests/architecture/.
 lint: setup
-	$(BIN)/ruff check generator tests scripts
-	$(BIN)/ruff format --check generator tests scripts
+	$(BIN)/ruff check generator tests lab bench
+	$(BIN)/ruff format --check generator tests lab bench
 	$(BIN)/mypy
 
 # The fast tier: lint, types and every test that drives no browser and builds no corpus-sized
@@ -83,21 +83,21 @@ eval: setup
 # names' vectors by the model and the table and the floor of a tag a paper is about, fitted on the
 # judged tags: generator/data/aboutness.yml and aboutness/ (deterministic; decision 0031).
 train: setup model
-	$(BIN)/python scripts/train.py --corpus $(CORPUS) --report train-report.json
-	$(BIN)/python scripts/train_tags.py --corpus $(CORPUS) --report train-tags-report.json
-	$(BIN)/python scripts/train_meaning.py --corpus $(CORPUS)/unlabelled/abstracts.jsonl.gz
-	$(BIN)/python scripts/tune_aboutness.py --corpus $(CORPUS)
+	$(BIN)/python -m lab.train --corpus $(CORPUS) --report train-report.json
+	$(BIN)/python -m lab.train_tags --corpus $(CORPUS) --report train-tags-report.json
+	$(BIN)/python -m lab.train_meaning --corpus $(CORPUS)/unlabelled/abstracts.jsonl.gz
+	$(BIN)/python -m lab.tune_aboutness --corpus $(CORPUS)
 
 # Time, memory and size of whole sites at ~40, ~2,200, ~4,200 and ~12,000 papers.
 BENCH_ARGS ?= --sizes 40,2200,4200,12000 --repeat 3
 bench: setup
-	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
+	$(BIN)/python -m bench.bench $(BENCH_ARGS)
 
 # The topic map and browse pages in headless Chromium: labels, time to interactive, data sizes,
 # filter latency, on sites built from the corpora (bench.py's inputs).
 EXPLORE_ARGS ?= --build 4200 --build 12000
 explore-bench: setup browser-deps
-	$(BIN)/python scripts/explore_bench.py $(EXPLORE_ARGS)
+	$(BIN)/python -m bench.explore_bench $(EXPLORE_ARGS)
 
 clean:
 	rm -rf site dist build $(VENV) node_modules $(KATEX) .pytest_cache

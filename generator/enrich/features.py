@@ -1,6 +1,6 @@
 """Features of the candidates the rules propose, for the learned choices (`generator.language.learned`).
 
-One owner for both sides: `scripts/train.py` fits weights on these very dictionaries and
+One owner for both sides: `lab/train.py` fits weights on these very dictionaries and
 the generator scores candidates with them, so a feature means the same in both. Each
 function returns {feature name: value}; names are stable strings that appear in
 `data/choices.yml`.

@@ -8,7 +8,7 @@ among the paper's author keywords, from what a reader would look at: which spell
 fired and how often, where (first sentence, a sentence saying what "we" do), the words
 either side of it (the phrase it sits in; a verb after it: what a sentence reports on), and whether the paper's other candidates
 share its area. It is a logistic regression with named features whose parameters live
-in `data/tag_evidence.yml`, fitted by `make train` (`scripts/train_tags.py`) on the
+in `data/tag_evidence.yml`, fitted by `make train` (`lab/train_tags.py`) on the
 corpora's author keywords; the package never reads the corpora.
 
 One owner for both sides: the training script fits weights on `features()` and the

@@ -7,7 +7,7 @@ are merged. k-means regions on these vectors name their papers far better than r
 spectral dimensions of the related-papers graph did: more of a region's papers carry its
 label, and their titles and IJCAI sub-areas agree more (some regions stay unnamed:
 explore.COHERENT). Mixing the graph's dimensions back in, or grouping on tags and key phrases
-alone, did worse (decision 0009, measured with scripts/region_quality.py).
+alone, did worse (decision 0009, measured with bench/region_quality.py).
 
 The SVD is Halko et al.'s randomized range finder with 2 power steps, with numpy alone
 (scikit-learn's randomized_svd gives the same figures, but is slow to import at build time

@@ -1,7 +1,7 @@
 """The learned choices' parameters: linear models read from `generator/data/`.
 
 Rules propose candidates (names, descriptive phrases, summary sentences); these small
-models choose among them. They are trained by `make train` (`scripts/train.py`) from
+models choose among them. They are trained by `make train` (`lab/train.py`) from
 the real titles and TL;DRs of ../shared/corpus and stored as readable files:
 
 - `data/choices.yml`: per choice, a bias, a weight per named feature and, for the name,

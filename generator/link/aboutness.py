@@ -8,7 +8,7 @@ figures). A derived tag below its source's floor is shown as a key phrase
 their lists do not change.
 
 The tag names' vectors and the floors live in data/aboutness.yml and data/aboutness/, made by
-`scripts/tune_aboutness.py` (`make train`). A site by words only, or by a meaning source with
+`lab/tune_aboutness.py` (`make train`). A site by words only, or by a meaning source with
 no vectors there, keeps the rule of words alone (enrich.tags).
 """
 

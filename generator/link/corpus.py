@@ -22,7 +22,7 @@ from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, 
 from generator.language.textutil import normalise_term
 from generator.link.aboutness import Aboutness, shown_by_aboutness
 from generator.link.keyphrases import fragments, phrase_model, phrases_like
-from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (scripts/train_tags.py and tests import it from here)
+from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (lab/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side_of
 from generator.link.related.similar import (
@@ -383,7 +383,7 @@ def candidate_strengths(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each paper's candidate links (indices) and their strengths, as add_related ranks them for
     these (linked) papers: the floor between related and "also near" links is fitted on them
-    (scripts/tune_related.py), strengths of judged links that today's lists may not show."""
+    (lab/tune_related.py), strengths of judged links that today's lists may not show."""
     documents = [document(p) for p in papers]
     indices, _, ranking = ranked(documents, count, [_link_topics(p) for p in papers], meanings=meanings, mixing=mixing)
     return indices, ranking

@@ -3,7 +3,7 @@
 `tagging.candidate_phrases` proposes every run of 2-4 content words; `link.add_keyphrases`
 keeps the best few that recur across the collection (or, when the model is sure, that the
 abstract uses once). The score is a logistic regression fitted by `make train`
-(`scripts/train_tags.py`) on the corpora's author keywords (label: the phrase is one of
+(`lab/train_tags.py`) on the corpora's author keywords (label: the phrase is one of
 the paper's keywords), with named features: how often the abstract uses it, how rare it
 is in the collection, its length, where it first appears, whether it is written with
 capitals, whether it is only a piece of a longer candidate, whether it ends in a generic

@@ -9,16 +9,19 @@ import subprocess
 from helpers import ROOT
 
 # A path as prose names it: a top-level folder of the repository, then path characters.
-NAMED_PATH = re.compile(r"(?<![\w/.-])((?:generator|tests|scripts|docs|seeds|assets|overrides|\.github|\.ci)/[\w./*{},-]*[\w*}])")
+NAMED_PATH = re.compile(r"(?<![\w/.-])((?:generator|lab|bench|tests|scripts|docs|seeds|assets|overrides|\.github|\.ci)/[\w./*{},-]*[\w*}])")
 # Where a path may be relative to instead of the repository: the theme's assets are named as
 # the built site serves them ('assets/javascripts/map.js').
 BASES = ("", "generator/plugin/theme/")
 # Paths that are not this repository's, each with why.
 ELSEWHERE = {
     "seeds/papers.txt": "the seeds file `abstracts-site new` writes in a new site (generator/plugin/newsite.py)",
-    "assets/javascripts/workers/search": "Material's search worker in a built site (scripts/search_bench.py)",
-    "assets/javascripts/search": "a built site's search script, as scripts/search_bench.py names it",
+    "assets/javascripts/workers/search": "Material's search worker in a built site (bench/search_bench.py)",
+    "assets/javascripts/search": "a built site's search script, as bench/search_bench.py names it",
 }
+# Where the table of paths that moved is (a row: | `was` | `is` | ...): history (a decision
+# record, before its Commits) may name a path as it was, if the table says where it is now.
+MOVED_TABLE = "docs/dev/architecture.md"
 # Files whose text names paths: code, templates, data, docs, workflows.
 SUFFIXES = {".py", ".md", ".yml", ".yaml", ".j2", ".html", ".js", ".css", ".toml", ".cfg", ".txt", ".tsv"}
 
@@ -36,8 +39,15 @@ def _prose(name: str, text: str) -> str:
     return text
 
 
+def _moved() -> dict[str, str]:
+    """Path as it was -> path as it is, from the table in MOVED_TABLE."""
+    text = (ROOT / MOVED_TABLE).read_text(encoding="utf-8")
+    return dict(re.findall(r"^\| `([^`]+)` \| `([^`]+)` \|", text, re.MULTILINE))
+
+
 def test_every_path_named_in_the_repository_exists():
     missing = []
+    moved = {was: now for was, now in _moved().items() if (ROOT / now).exists()}
     for name in _tracked():
         path = ROOT / name
         if not path.exists() or name.startswith("seeds/") or name == "tests/architecture/test_paths.py":
@@ -46,6 +56,8 @@ def test_every_path_named_in_the_repository_exists():
             named = match.group(1).rstrip(".")
             if named in ELSEWHERE or named.rsplit("/", 1)[-1].isupper() or any(c in named for c in "*{"):
                 continue  # not this repository's, a placeholder ('seeds/FILE') or a pattern ('verdicts-*.tsv')
+            if named in moved and (name.startswith("docs/decisions/") or name == MOVED_TABLE):
+                continue  # history names it as it was; the table says where it went
             if not any((ROOT / base / named).exists() or _ignored(base + named) for base in BASES):
                 missing.append(f"{name}: {named}")
     assert missing == []
@@ -61,3 +73,12 @@ def test_the_check_finds_a_path_that_moved():
     assert NAMED_PATH.findall("is byte-identical (tests/test_incremental.py). Each") == ["tests/test_incremental.py"]
     assert not (ROOT / "tests/test_incremental.py").exists()
     assert NAMED_PATH.findall("see generator/explore/data.py, then") == ["generator/explore/data.py"]
+    assert NAMED_PATH.findall("`python -m lab.train` (lab/train.py, was scripts/train.py)") == ["lab/train.py", "scripts/train.py"]
+
+
+def test_a_moved_path_is_where_the_table_says():
+    """Every row of the table of moved paths: the old path is gone and the new one exists."""
+    moved = _moved()
+    assert "scripts/train.py" in moved
+    assert [was for was in moved if (ROOT / was).exists()] == []
+    assert [now for now in moved.values() if not (ROOT / now).exists()] == []

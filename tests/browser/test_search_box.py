@@ -136,7 +136,7 @@ def test_search_works_when_the_site_is_served_under_a_sub_path(browser, site, tm
 
 def test_the_first_search_downloads_only_a_few_index_files(browser, base):
     """The issue's target is <= 1 MB before the first result at ~4,200 papers (measured by
-    scripts/search_bench.py); here: the search fetches Pagefind's files only, not one index."""
+    bench/search_bench.py); here: the search fetches Pagefind's files only, not one index."""
     context = browser.new_context()
     finished = []
     context.on("requestfinished", lambda request: finished.append(request))

@@ -1,5 +1,5 @@
 """No quadratic surprises: a paper page's HTML and the navigation do not grow with the
-number of papers (structure, not timing; timing lives in scripts/bench.py)."""
+number of papers (structure, not timing; timing lives in bench/bench.py)."""
 
 from __future__ import annotations
 

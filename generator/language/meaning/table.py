@@ -3,7 +3,7 @@
 A text's vector is the mean of its word pieces' rows, scaled to length 1 (Model2Vec's static
 embeddings, run by the `model2vec` package). The table ships with the package
 (generator/data/meaning/), so every build has related papers by meaning with no download and
-no model to run. `make train` (scripts/train_meaning.py) fits it so that a text's mean row
+no model to run. `make train` (lab/train_meaning.py) fits it so that a text's mean row
 reproduces what all-MiniLM-L6-v2 makes of the text; figures in decision 0027.
 """
 
@@ -32,7 +32,7 @@ MAX_TOKENS = 254
 def read_span(tokenizer) -> int:
     """How many characters of a text model2vec tokenizes: it cuts a text at MAX_TOKENS times
     the median length of the vocabulary's tokens before tokenizing (then at MAX_TOKENS pieces).
-    The fit (scripts/train_meaning.py) reads texts the same way."""
+    The fit (lab/train_meaning.py) reads texts the same way."""
     return MAX_TOKENS * int(np.median([len(token) for token in tokenizer.get_vocab()]))
 
 

@@ -65,7 +65,7 @@ def _mixing(entry: dict) -> Mixing:
     )
 
 
-# Fitted per meaning source by scripts/tune_related.py into generator/data/related.yml, with the
+# Fitted per meaning source by lab/tune_related.py into generator/data/related.yml, with the
 # setting fitted without each venue (for judging a venue blind).
 _FITTED = yaml.safe_load(resources.files("generator").joinpath("data/related.yml").read_text(encoding="utf-8"))["sources"]
 DEFAULT_SOURCE = "abstracts-site-meaning-table"  # the built-in table (generator.language.meaning.table)

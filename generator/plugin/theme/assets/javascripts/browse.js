@@ -195,6 +195,6 @@
     root.append(controls, element("div", { className: "browse__list" }, status, results, more));
     restore();
     update();
-    performance.mark("browse-ready");  // when the page answered (scripts/explore_bench.py reads it)
+    performance.mark("browse-ready");  // when the page answered (bench/explore_bench.py reads it)
   }
 })();

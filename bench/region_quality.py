@@ -2,14 +2,14 @@
 
 Usage (from the repository root; the corpora live in ../shared/corpus/):
 
-    .venv/bin/python scripts/region_quality.py                      # the bench corpora, each and all
-    .venv/bin/python scripts/region_quality.py --corpora ijcai2020,ijcai2024 --samples 5
-    .venv/bin/python scripts/region_quality.py --repo /tmp/before   # another checkout (before/after)
-    .venv/bin/python scripts/region_quality.py --grouped-by semantic  # regions on meaning vectors instead of words
+    .venv/bin/python -m bench.region_quality                        # the bench corpora, each and all
+    .venv/bin/python -m bench.region_quality --corpora ijcai2020,ijcai2024 --samples 5
+    .venv/bin/python -m bench.region_quality --repo /tmp/before     # another checkout (before/after)
+    .venv/bin/python -m bench.region_quality --grouped-by semantic    # regions on meaning vectors instead of words
 
 Each corpus is loaded and linked as a site build does it (derived fields cached under
 --cache), then grouped into broad regions and named as the map does. "all" is the five
-corpora of the 4,200-paper benchmark site together (scripts/bench.py). Columns:
+corpora of the 4,200-paper benchmark site together (bench/bench.py). Columns:
 
     papers      papers in the corpus
     named       broad regions with a label / all broad regions
@@ -30,6 +30,7 @@ corpora of the 4,200-paper benchmark site together (scripts/bench.py). Columns:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import re
@@ -44,8 +45,27 @@ BENCH = ("iclr2024", "ijcai2024", "colm2025", "corl2025", "iclr2018")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+def use_checkout(repo: Path) -> None:
+    """Make `generator` the package of the checkout `repo` for the rest of this process: loaded
+    from its folder by importlib before anything imports it, every `generator.…` import then
+    resolves in that folder (its code, data and templates), whatever PYTHONPATH or the
+    editable install would find."""
+    folder = (repo / "generator").resolve()
+    if "generator" in sys.modules:  # this process imported one already: it must be the same
+        loaded = Path(sys.modules["generator"].__file__ or "").resolve().parent
+        if loaded != folder:
+            raise SystemExit(f"generator was imported from {loaded} before --repo {repo} could be used")
+        return
+    spec = importlib.util.spec_from_file_location("generator", folder / "__init__.py", submodule_search_locations=[str(folder)])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--repo {repo}: no generator package there")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generator"] = module
+    spec.loader.exec_module(module)
+
+
 def load(repo: Path, files: list[Path], cache: Path):
-    sys.path.insert(0, str(repo))
+    use_checkout(repo)
     from generator import pipeline
     from generator.errors import Report
     from generator.link.corpus import link
@@ -152,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--corpus", type=Path, default=Path("../shared/corpus"), help="the shared corpora (default ../shared/corpus)")
     parser.add_argument(
-        "--repo", type=Path, default=Path(__file__).resolve().parent.parent, help="the checkout whose generator is measured"
+        "--repo",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent,
+        help="the checkout whose generator is measured (imported from its folder in this process)",
     )
     parser.add_argument("--cache", type=Path, default=Path(".cache/region-quality"), help="derived fields cached here between runs")
     parser.add_argument("--samples", type=int, default=0, help="titles to print per region")
@@ -163,8 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         help="group broad regions on the papers' words (as the map does) or on their meaning vectors from the built-in table or the sentence model",
     )
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from search_bench import table
+    from bench.search_bench import table  # its table printer (search_bench needs Playwright: imported here)
 
     rows = []
     for name in args.corpora.split(","):

@@ -1,7 +1,7 @@
 """Fit the built-in meaning table (generator/data/meaning/) from all-MiniLM-L6-v2, on unlabelled abstracts.
 
-    .venv/bin/python scripts/train_meaning.py                   # writes generator/data/meaning/
-    .venv/bin/python scripts/train_meaning.py --check           # fits and reports, writes nothing
+    .venv/bin/python -m lab.train_meaning                       # writes generator/data/meaning/
+    .venv/bin/python -m lab.train_meaning --check               # fits and reports, writes nothing
 
 Needs the sentence model (`make model`). Decision 0027. The table gives a text the mean of its
 word pieces' rows; it is fitted so that this mean reproduces the model's vector of the text:
@@ -34,15 +34,13 @@ from pathlib import Path
 import numpy as np
 from scipy import linalg, sparse
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from generator.language.meaning import table as meaning_table
 from generator.language.meaning.encoder import encoder
 from generator.language.meaning.model import find
 from generator.runtime.meanings import VectorStore, meaning_vectors, store_path
 from generator.sources.markup import URL
 
+ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "unlabelled" / "abstracts.jsonl.gz"
 OUT = ROOT / "generator" / "data" / "meaning"
 # Venue families never fitted on: kept fresh for blind judgements of what meaning decides (issue 52).

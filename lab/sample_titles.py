@@ -1,6 +1,6 @@
 """Print random derived titles of a held-out corpus beside the real ones, to judge by eye.
 
-    python scripts/sample_titles.py [--corpus DIR] [--seed 2026] [--count 40] NAME
+    python -m lab.sample_titles [--corpus DIR] [--seed 2026] [--count 40] NAME
 
 The issue's "40 random titles" check (issue 11): the title, name and summary models are
 fitted without the corpus's venue (`train.train`, as the leave-one-venue-out report does),
@@ -12,18 +12,15 @@ title, then the real one. The output is text to read; nothing is scored.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import train
-
 from generator.language import learned
 from generator.quality.evaluate import derive, load
+from lab import train
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @click.command()

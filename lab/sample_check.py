@@ -1,6 +1,6 @@
 """Print random papers of held-out corpora with their tags and related papers, to judge by eye.
 
-    python scripts/sample_check.py [--corpus DIR] [--seed 15] [--count 10] [NAME ...]
+    python -m lab.sample_check [--corpus DIR] [--seed 15] [--count 10] [NAME ...]
 
 The issue's "30-paper check" (issue 15): for each corpus (default corl2022, 3dv2025,
 iclr2017), the tag models are fitted without the corpus's venue (`train_tags.train`, as
@@ -13,20 +13,17 @@ with their reasons. The output is text to read; nothing is scored.
 from __future__ import annotations
 
 import random
-import sys
 import textwrap
 from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import train_tags
-
 from generator.link.related import similar
 from generator.pipeline import fitted_aboutness_for
 from generator.quality.evaluate import derive, load, meaning_source_of
+from lab import train_tags
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def drawn_records(n: int, seed: int, count: int) -> list[int]:

@@ -2,8 +2,8 @@
 
 Usage (after building the sites, e.g. `python -m generator build CORPUS... --site /tmp/s4200`):
 
-    .venv/bin/python scripts/search_bench.py /tmp/s4200                 # one site
-    .venv/bin/python scripts/search_bench.py /tmp/before /tmp/after --runs 5 --json out.json
+    .venv/bin/python -m bench.search_bench /tmp/s4200                   # one site
+    .venv/bin/python -m bench.search_bench /tmp/before /tmp/after --runs 5 --json out.json
 
 Each site is served by `python -m http.server` (a subprocess on 127.0.0.1, no compression)
 and visited by Debian's headless Chromium through Playwright. The search engine is detected

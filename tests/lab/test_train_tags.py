@@ -1,13 +1,13 @@
-"""Training the tag and key-phrase models (scripts/train_tags.py): deterministic, blind to a
+"""Training the tag and key-phrase models (lab/train_tags.py): deterministic, blind to a
 paper's own venue, and 'generic' only for phrases many abstracts write and few authors give."""
 
 from __future__ import annotations
 
 import pytest
-import train_tags
 
 from generator.model import Origin, Record
 from helpers import ROOT
+from lab import train_tags
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 

@@ -1,7 +1,7 @@
 """Issue 33's tag figures per corpus from leave-one-venue-out reports, before beside after.
 
-    python scripts/train_tags.py --no-write --report after.json     # in each checkout
-    python scripts/tag_figures.py after.json [--before before.json]
+    python -m lab.train_tags --no-write --report after.json         # in each checkout
+    python -m lab.tag_figures after.json [--before before.json]
 
 Columns (generator/quality/evaluate.py computes them; keywords and titles hidden, tag models
 fitted without the corpus's venue, IJCAI with models fitted on every keyword venue):

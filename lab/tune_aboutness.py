@@ -1,7 +1,7 @@
 """Fit when a paper is about a tag its words gave it, by meaning (issue 52, decision 0031).
 
-    .venv/bin/python scripts/tune_aboutness.py            # writes generator/data/aboutness.yml and aboutness/
-    .venv/bin/python scripts/tune_aboutness.py --check    # prints the figures, writes nothing
+    .venv/bin/python -m lab.tune_aboutness                # writes generator/data/aboutness.yml and aboutness/
+    .venv/bin/python -m lab.tune_aboutness --check        # prints the figures, writes nothing
 
 For each meaning source that can run here (the sentence model when installed, the built-in
 table always), every vocabulary tag's name is embedded (generator/data/aboutness/<source>.npy,
@@ -11,7 +11,7 @@ is shown as a key phrase (link.aboutness) is fitted on the tags issue 33's blind
 its judges'), recomputed under today's code with words only (the tags a site shows before this
 step): the lowest FLOOR_STEP multiple at which at most TARGET of the judged tags at or above it
 were judged wrong. Leave one judged venue out: each venue's floor is fitted on the other venues'
-judged tags (`without_venue`, used by scripts/sample_check.py), and the figures printed per venue
+judged tags (`without_venue`, used by lab/sample_check.py), and the figures printed per venue
 are those floors applied to the venue's own tags. Printed beside: the frontier (right tags
 hidden per wrong tag removed) of the name cosine and of the words' own ranking
 (judging.evidence_rank). Deterministic: the same corpora and verdicts give the same files.
@@ -27,12 +27,6 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import judging
-import sample_check
-import train_tags
-
 from generator.enrich.tagging import vocabulary
 from generator.enrich.tags import title_names
 from generator.errors import Report
@@ -40,6 +34,7 @@ from generator.language.meaning.model import Unavailable, find
 from generator.language.meaning.source import Source, embedder
 from generator.language.meaning.table import find_table
 from generator.pipeline import paper_meanings
+from lab import judging, sample_check, train_tags
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generator" / "data" / "aboutness.yml"
@@ -199,7 +194,7 @@ def write(tags: list[str], fitted: dict[str, tuple[np.ndarray, dict]]) -> None:
     header = (
         "# When a paper is about a tag its words gave it (generator/link/aboutness.py, decision 0031): per meaning\n"
         "# source, the floor of the cosine between the paper's meaning and the tag name's (vectors in aboutness/,\n"
-        "# one row per tag below). Written by scripts/tune_aboutness.py (make train); do not edit by hand.\n"
+        "# one row per tag below). Written by lab/tune_aboutness.py (make train); do not edit by hand.\n"
     )
     body = yaml.safe_dump({"sources": dict(sorted(kept_sources.items())), "tags": tags}, sort_keys=False, allow_unicode=True)
     DATA.write_text(header + body, encoding="utf-8")

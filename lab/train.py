@@ -1,6 +1,6 @@
 """Learn the title and summary choices from the real papers in ../shared/corpus.
 
-    python scripts/train.py [--corpus DIR] [--report OUT.json] [--no-write]
+    python -m lab.train [--corpus DIR] [--report OUT.json] [--no-write]
 
 Rules propose candidates (`names.name_candidates`, `titles.descriptor_candidates`,
 abstract sentences); this script fits the small linear models that choose among them
@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -47,9 +46,6 @@ import click
 import numpy as np
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression, Ridge
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from generator.enrich.features import content_words, name_features, phrase_features, sentence_features, word_counts
 from generator.enrich.names import NOT_INTRODUCED, find_acronyms, name_candidates
@@ -63,6 +59,7 @@ from generator.quality.evaluate import evaluate_records, f1, name_hit, real_titl
 from generator.sources import markup
 from generator.sources.readers import read_file
 
+ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generator" / "data"
 MIN_WORD_COUNT = 5  # words seen fewer times in all titles and abstracts get no titleness
 VERB_SHARE = 0.4
@@ -307,7 +304,7 @@ def write(choices: learned.Choices, corpora: list[str]) -> None:
     import yaml
 
     header = (
-        "# Learned by `make train` (scripts/train.py) from the real titles and TL;DRs of\n"
+        "# Learned by `make train` (lab/train.py) from the real titles and TL;DRs of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
         "# name: logistic regression (does the real title carry this name?): shown after the phrase\n"
         "#   ('phrase (Name)') above `threshold`.\n"
@@ -322,12 +319,12 @@ def write(choices: learned.Choices, corpora: list[str]) -> None:
         "sentence": _linear_yaml(choices.sentence),
     }
     (DATA / "choices.yml").write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    lines = ["# word\tlog(rate in real titles / rate in abstracts); learned by `make train` (scripts/train.py)"]
+    lines = ["# word\tlog(rate in real titles / rate in abstracts); learned by `make train` (lab/train.py)"]
     lines += [f"{w}\t{v}" for w, v in choices.titleness.items()]
     (DATA / "title_words.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    header = "# words abstracts use mostly as verbs; learned by `make train` (scripts/train.py)"
+    header = "# words abstracts use mostly as verbs; learned by `make train` (lab/train.py)"
     (DATA / "verbs.txt").write_text("\n".join([header, *sorted(choices.verbs)]) + "\n", encoding="utf-8")
-    header = f"# words written in lower case in {COMMON_WORD_DOCS}+ abstracts; learned by `make train` (scripts/train.py)"
+    header = f"# words written in lower case in {COMMON_WORD_DOCS}+ abstracts; learned by `make train` (lab/train.py)"
     (DATA / "words.txt").write_text("\n".join([header, *sorted(choices.words)]) + "\n", encoding="utf-8")
 
 

@@ -1,10 +1,11 @@
-"""The aboutness floor's fit (scripts/tune_aboutness.py): the lowest floor that keeps at most a
+"""The aboutness floor's fit (lab/tune_aboutness.py): the lowest floor that keeps at most a
 tenth of the judged tags wrong, title-named tags always kept; the frontier counts what hiding costs."""
 
 from __future__ import annotations
 
 import numpy as np
-import tune_aboutness
+
+from lab import tune_aboutness
 
 
 def test_the_floor_is_the_lowest_that_keeps_at_most_a_tenth_wrong():

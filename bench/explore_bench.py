@@ -2,11 +2,11 @@
 
 Usage:
 
-    .venv/bin/python scripts/explore_bench.py /tmp/s4200               # a site built before
-    .venv/bin/python scripts/explore_bench.py --build 4200 --build 12000 --keep /tmp/explore
-    .venv/bin/python scripts/explore_bench.py /tmp/before /tmp/after --runs 5 --json out.json
+    .venv/bin/python -m bench.explore_bench /tmp/s4200                 # a site built before
+    .venv/bin/python -m bench.explore_bench --build 4200 --build 12000 --keep /tmp/explore
+    .venv/bin/python -m bench.explore_bench /tmp/before /tmp/after --runs 5 --json out.json
 
---build N makes a site from the shared corpora first, with the inputs of scripts/bench.py
+--build N makes a site from the shared corpora first, with the inputs of bench/bench.py
 (4200: the five corpus files; 12000: those replicated 3x; 40, 2200) and `python -m
 generator build`, into --keep (kept) or a temporary folder (removed at the end).
 
@@ -43,9 +43,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import DEFAULT_CORPUS, prepare_inputs
-from search_bench import CHROMIUM, CHROMIUM_ARGS, Server, table
+from bench.bench import DEFAULT_CORPUS, prepare_inputs
+from bench.search_bench import CHROMIUM, CHROMIUM_ARGS, Server, table
 
 ZOOM_PRESSES = 3  # 1.5^3 = 3.4, past the map's FINE_ZOOM of 2.5
 READY = "(name) => performance.getEntriesByName(name)[0]?.startTime ?? null"

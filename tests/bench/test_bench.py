@@ -13,7 +13,7 @@ from helpers import ROOT, corpus_file
 
 
 def bench_module():
-    import bench
+    from bench import bench
 
     return bench
 
@@ -23,7 +23,7 @@ def test_small_benchmark_runs_and_reports_every_column(tmp_path):
     corpus_file("iclr2024.jsonl")  # skips cleanly where the corpora are absent
     out = tmp_path / "bench.json"
     result = subprocess.run(
-        [sys.executable, "scripts/bench.py", "--sizes", "40", "--repeat", "1", "--json", str(out)],
+        [sys.executable, "-m", "bench.bench", "--sizes", "40", "--repeat", "1", "--json", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,

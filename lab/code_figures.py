@@ -2,7 +2,7 @@
 docstrings over 40 lines, and docstring or comment lines that carry a measurement (a time, a
 size, a share, a speed-up), which belong in docs/decisions/ instead.
 
-    .venv/bin/python scripts/code_figures.py [-v]    # -v lists the measurement lines
+    .venv/bin/python -m lab.code_figures [-v]        # -v lists the measurement lines
 """
 
 from __future__ import annotations

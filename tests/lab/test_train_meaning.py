@@ -1,15 +1,15 @@
-"""Fitting the meaning table (scripts/train_meaning.py): the ridge solve finds the rows whose
+"""Fitting the meaning table (lab/train_meaning.py): the ridge solve finds the rows whose
 mean reproduces a teacher's vectors, and the folder it saves is the table a build loads."""
 
 from __future__ import annotations
 
 import numpy as np
-import train_meaning
 from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from tokenizers.pre_tokenizers import Whitespace
 
 from generator.language.meaning.table import TableEncoder, find_table
+from lab import train_meaning
 
 
 def planted(seed: int = 0, words: int = 40, texts: int = 600, dimension: int = 8):

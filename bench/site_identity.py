@@ -2,7 +2,7 @@
 change output: the seeds site and the 4,242 papers of bench.py's five corpora, each cold and
 after a series of edits under a serve session (in-process, as `mkdocs serve` runs them).
 
-    .venv/bin/python scripts/site_identity.py --before ../base --after . [--work /tmp/identity]
+    .venv/bin/python -m bench.site_identity --before ../base --after . [--work /tmp/identity]
 
 Each checkout runs in a process of its own with itself first on PYTHONPATH; the outputs are
 kept in --work and compared file by file (the `.abstracts-site/` cache folder aside).

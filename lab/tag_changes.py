@@ -1,8 +1,8 @@
 """Which pages' tags a change moves, over whole corpora (decision 0019's first figures).
 
-    python scripts/tag_changes.py dump before.json          # in the checkout before the change
-    python scripts/tag_changes.py dump after.json           # in the checkout after it
-    python scripts/tag_changes.py diff before.json after.json [--tag fairness]
+    python -m lab.tag_changes dump before.json              # in the checkout before the change
+    python -m lab.tag_changes dump after.json               # in the checkout after it
+    python -m lab.tag_changes diff before.json after.json [--tag fairness]
 
 `dump` derives every corpus as `generator.quality.evaluate` does (titles and keywords hidden,
 the checkout's shipped models, related papers by words) and writes each paper's real title,
@@ -14,16 +14,14 @@ author keywords, to read whether the tag was right there.
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from generator.quality.evaluate import derive, load
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @click.group()

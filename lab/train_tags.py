@@ -1,6 +1,6 @@
 """Learn when a vocabulary tag really applies, from the author keywords in ../shared/corpus.
 
-    python scripts/train_tags.py [--corpus DIR] [--report OUT.json] [--no-write]
+    python -m lab.train_tags [--corpus DIR] [--report OUT.json] [--no-write]
 
 Every spelling that fires in an abstract proposes its tag (`tagging.mentions`); each
 candidate is described by `tagevidence.features` (which spelling, how often, where, the
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -40,11 +39,6 @@ import click
 import numpy as np
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from train import venue
 
 from generator.enrich import (
     tagevidence,
@@ -62,7 +56,9 @@ from generator.pipeline import fitted_aboutness_for
 from generator.quality.evaluate import contains, evaluate_records, keyword_kind, meaning_source_of, tag_matches_keywords, term_tokens
 from generator.sources import markup
 from generator.sources.readers import read_file
+from lab.train import venue
 
+ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generator" / "data"
 OUT = DATA / "tag_evidence.yml"
 LEARNED_OUT = DATA / tagging.LEARNED
@@ -266,7 +262,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
     model, learned, phrases = trained.tags, trained.learned, trained.phrases
 
     header = (
-        "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
+        "# Learned by `make train` (lab/train_tags.py) from the author keywords of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
         "# Logistic regression: is a vocabulary tag that fired among the paper's author keywords?\n"
         "# Features (generator/enrich/tagevidence.py): tag=, spelling= (what fired), before=/after= (the words\n"
@@ -290,7 +286,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
     }
     OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
     header = (
-        "# Tags learned by `make train` (scripts/train_tags.py) from frequent author keywords the\n"
+        "# Tags learned by `make train` (lab/train_tags.py) from frequent author keywords the\n"
         "# curated vocabulary (vocabulary.yml) lacks: a phrase given by at least\n"
         f"# {LEARNED_MIN_PAPERS} papers of {LEARNED_MIN_CORPORA}+ corpora and by at least {LEARNED_MIN_PRECISION:.0%} of the papers whose\n"
         "# abstract contains it; area: the one the generator gives most of those papers (`tagging.area_of`).\n"
@@ -298,7 +294,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
     )
     LEARNED_OUT.write_text(header + yaml.safe_dump(learned, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
     header = (
-        "# Learned by `make train` (scripts/train_tags.py) from the author keywords of\n"
+        "# Learned by `make train` (lab/train_tags.py) from the author keywords of\n"
         f"# ../shared/corpus ({', '.join(corpora)}). Do not edit by hand: retrain.\n"
         "# Logistic regression: is a candidate phrase (2-4 content words) one of the paper's author\n"
         "# keywords? Features: generator/link/keyphrases.py. A phrase no other abstract uses, used once,\n"
@@ -306,12 +302,10 @@ def write(trained: Trained, corpora: list[str]) -> None:
     )
     body = {"once": phrases.once, "bias": phrases.bias, "weights": dict(zip(keyphrases.FEATURES, phrases.weights))}
     PHRASES_OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
-    lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (scripts/train_tags.py)"]
+    lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (lab/train_tags.py)"]
     lines += [f"{w}\t{v}" for w, v in phrases.words.items()]
     WORDS_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    lines = [
-        "# phrase (2-4 words, the last singular)\tpapers giving it as an author keyword; learned by `make train` (scripts/train_tags.py)"
-    ]
+    lines = ["# phrase (2-4 words, the last singular)\tpapers giving it as an author keyword; learned by `make train` (lab/train_tags.py)"]
     lines += [f"{p}\t{c}" for p, c in phrases.keywords.items()]
     KEYWORD_PHRASES_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

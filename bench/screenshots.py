@@ -2,7 +2,7 @@
 strong and weaker related papers (light and dark), map, browse, search;
 and, given a site of papers with authors, an author page and the Reading list (light and dark).
 
-Usage: python scripts/screenshots.py [SITE_DIR] [OUT_DIR] [AUTHORED_SITE_DIR]   (after `mkdocs build`)
+Usage: python -m bench.screenshots [SITE_DIR] [OUT_DIR] [AUTHORED_SITE_DIR]   (after `mkdocs build`)
 The seeds name no authors; an authored site, e.g. of the first 40 IJCAI 2024 records:
     head -40 ../shared/corpus/ijcai2024.jsonl > /tmp/ijcai40.jsonl
     python -m generator build /tmp/ijcai40.jsonl --site /tmp/ijcai40

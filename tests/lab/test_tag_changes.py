@@ -1,12 +1,13 @@
-"""Tags before and after a change over whole corpora (scripts/tag_changes.py): the pages that
+"""Tags before and after a change over whole corpora (lab/tag_changes.py): the pages that
 lose or gain a tag are counted and listed, and a missing corpus is a clear error."""
 
 from __future__ import annotations
 
 import json
 
-import tag_changes
 from click.testing import CliRunner
+
+from lab import tag_changes
 
 
 def page(title, tags):

@@ -1,7 +1,7 @@
-"""Profile: where a site build's time goes, for one input of scripts/bench.py (issue 36).
+"""Profile: where a site build's time goes, for one input of bench/bench.py (issue 36).
 
-    .venv/bin/python scripts/profile_build.py                          # untitled, ~4,200 papers
-    .venv/bin/python scripts/profile_build.py --size 2200 --input titled --json profile.json
+    .venv/bin/python -m bench.profile_build                            # untitled, ~4,200 papers
+    .venv/bin/python -m bench.profile_build --size 2200 --input titled --json profile.json
 
 Four tables and a time line, each from its own fresh process on the same input files:
 
@@ -41,9 +41,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import bench  # this folder's benchmark: its inputs, configs and project
+from bench import bench  # the benchmark: its inputs, configs and project
 
 # The generator in one process under cProfile; writes the stats to argv[2].
 GENERATOR_PROBE = r"""

@@ -16,7 +16,7 @@ def test_profile_of_a_small_untitled_build_names_the_derivations_hooks_and_proce
     corpus_file("iclr2024.jsonl")  # skips cleanly where the corpora are absent
     out = tmp_path / "profile.json"
     result = subprocess.run(
-        [sys.executable, "scripts/profile_build.py", "--size", "40", "--input", "untitled", "--floor", "0", "--json", str(out)],
+        [sys.executable, "-m", "bench.profile_build", "--size", "40", "--input", "untitled", "--floor", "0", "--json", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,

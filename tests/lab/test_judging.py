@@ -1,4 +1,4 @@
-"""The blind-judgement protocol (scripts/judging.py): items shared by versions are judged once,
+"""The blind-judgement protocol (lab/judging.py): items shared by versions are judged once,
 the judge sees no version, and the counts follow the verdicts."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-import judging
 from click.testing import CliRunner
+
+from lab import judging
 
 
 def capture(label, tags, related, weaker=()):

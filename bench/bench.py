@@ -3,15 +3,15 @@ memory and bytes go, next to a bare `mkdocs build` of the same pages (issue 5).
 
 Run from the repository root (the corpora live beside it, in ../shared/corpus/):
 
-    .venv/bin/python scripts/bench.py                                  # all sizes, medians of 3 runs
-    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40,2200       # quick
-    .venv/bin/python scripts/bench.py --sizes 4200 --json bench.json   # also write every run as JSON
-    .venv/bin/python scripts/bench.py --repo /tmp/before                # another checkout (before/after)
-    .venv/bin/python scripts/bench.py --repeat 1 --sizes 40            # CI smoke run, about 20 s
-    .venv/bin/python scripts/bench.py --sizes 2200 --edits 0           # without the `mkdocs serve` step
-    .venv/bin/python scripts/bench.py --sizes 4200 --inputs untitled   # only the seeds' case
-    .venv/bin/python scripts/bench.py --sizes 4200 --related-by lexical # words only (issue 34)
-    .venv/bin/python scripts/bench.py --sizes 4200 --first-builds       # no meaning vector cached (issue 51)
+    .venv/bin/python -m bench.bench                                    # all sizes, medians of 3 runs
+    .venv/bin/python -m bench.bench --repeat 1 --sizes 40,2200         # quick
+    .venv/bin/python -m bench.bench --sizes 4200 --json bench.json     # also write every run as JSON
+    .venv/bin/python -m bench.bench --repo /tmp/before                  # another checkout (before/after)
+    .venv/bin/python -m bench.bench --repeat 1 --sizes 40              # CI smoke run, about 20 s
+    .venv/bin/python -m bench.bench --sizes 2200 --edits 0             # without the `mkdocs serve` step
+    .venv/bin/python -m bench.bench --sizes 4200 --inputs untitled     # only the seeds' case
+    .venv/bin/python -m bench.bench --sizes 4200 --related-by lexical # words only (issue 34)
+    .venv/bin/python -m bench.bench --sizes 4200 --first-builds         # no meaning vector cached (issue 51)
 
 Sizes (approximate paper counts; the table shows the real count):
 
@@ -119,7 +119,7 @@ then the median is taken):
                   search script, parts.json, pagefind.js, its worker and wasm, the entry and
                   metadata files and the largest index chunk of each part of the index, and
                   the 10 largest result fragments: an upper
-                  bound for a one-word query (scripts/search_bench.py measures real searches
+                  bound for a one-word query (bench/search_bench.py measures real searches
                   in Chromium). Material's search (an older checkout, --repo): its
                   search/search_index.json, which every first search downloads whole
     gz MB         the same files, gzip level 6 (about what a compressing host such as GitHub

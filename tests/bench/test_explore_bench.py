@@ -17,7 +17,7 @@ def test_explore_benchmark_reports_labels_times_and_sizes(seeds_site, tmp_path):
     site, _ = seeds_site
     out = tmp_path / "explore.json"
     result = subprocess.run(
-        [sys.executable, "scripts/explore_bench.py", str(site), "--runs", "1", "--json", str(out)],
+        [sys.executable, "-m", "bench.explore_bench", str(site), "--runs", "1", "--json", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,

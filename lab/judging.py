@@ -1,15 +1,15 @@
 """A blind judgement of tags and related papers, repeatable by anyone (issues 15 and 33).
 
-    python scripts/judging.py capture --label before --out before.json [--seed 15] [NAME ...]
-    python scripts/judging.py items before.json after.json --out round1 [--known verdicts.tsv]
-    python scripts/judging.py count verdicts.tsv before.json after.json
-    python scripts/judging.py ceiling before.json --out ceiling     # then: found ceiling.tsv before.json after.json
-    python scripts/judging.py majority judge1.tsv judge2.tsv judge3.tsv --out majority.tsv
-    python scripts/judging.py frontier now.json --judge 'verdicts-*-judgeA.tsv' --judge 'verdicts-*-judgeB.tsv' [--target 0.10]
+    python -m lab.judging capture --label before --out before.json [--seed 15] [NAME ...]
+    python -m lab.judging items before.json after.json --out round1 [--known verdicts.tsv]
+    python -m lab.judging count verdicts.tsv before.json after.json
+    python -m lab.judging ceiling before.json --out ceiling         # then: found ceiling.tsv before.json after.json
+    python -m lab.judging majority judge1.tsv judge2.tsv judge3.tsv --out majority.tsv
+    python -m lab.judging frontier now.json --judge 'verdicts-*-judgeA.tsv' --judge 'verdicts-*-judgeB.tsv' [--target 0.10]
 
 The rubric and the whole protocol are in docs/dev/judging.md. In short:
 
-    capture   draws `--count` papers per corpus with random.Random(seed) (scripts/sample_check.py:
+    capture   draws `--count` papers per corpus with random.Random(seed) (lab/sample_check.py:
               titles and keywords hidden, tag models fitted without the corpus's venue) and
               writes every paper's tags and related papers, with the version's `--label`
     items     makes one item of every distinct tag and related link over all the captures
@@ -43,7 +43,6 @@ import math
 import random
 import re
 import subprocess
-import sys
 import textwrap
 from collections import defaultdict
 from pathlib import Path
@@ -51,7 +50,6 @@ from pathlib import Path
 import click
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 DEFAULT_CORPORA = ("corl2022", "3dv2025", "iclr2017")  # issue 15's draw, none of them tuned on
 SHUFFLE_SEED = 33
@@ -154,8 +152,7 @@ def main() -> None:
 )
 def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path, seed: int, count: int, related_by: str) -> None:
     """Draw papers and write their tags and related papers as this checkout derives them."""
-    import sample_check
-    import train_tags
+    from lab import sample_check, train_tags
 
     corpora = train_tags.keyword_corpora(corpus_dir)
     papers = [p for name in names or DEFAULT_CORPORA for p in sample_check.drawn(corpus_dir, name, seed, count, corpora, related_by)]

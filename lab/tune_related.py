@@ -1,10 +1,10 @@
 """Fit how related papers mix meaning into words (issue 34, decision 0016), leave one venue out.
 
-    .venv/bin/python scripts/tune_related.py                      # all corpora; writes generator/data/related.yml
-    .venv/bin/python scripts/tune_related.py --report tune-related.json
-    .venv/bin/python scripts/tune_related.py --related-by semantic   # the sentence model's setting (`make model`)
-    .venv/bin/python scripts/tune_related.py --related-by lexical    # the floor of words only
-    .venv/bin/python scripts/tune_related.py --floor-only [--related-by ...]  # the floor alone, setting kept
+    .venv/bin/python -m lab.tune_related                          # all corpora; writes generator/data/related.yml
+    .venv/bin/python -m lab.tune_related --report tune-related.json
+    .venv/bin/python -m lab.tune_related --related-by semantic       # the sentence model's setting (`make model`)
+    .venv/bin/python -m lab.tune_related --related-by lexical        # the floor of words only
+    .venv/bin/python -m lab.tune_related --floor-only [--related-by ...]      # the floor alone, setting kept
 
 Fits one meaning source's setting (the built-in table's by default) and leaves the others'. For every corpus of ../shared/corpus, the papers are
 derived as `make eval` derives them (titles, keywords and areas hidden) and embedded (through the
@@ -40,16 +40,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import judging
-import sample_check
-
 from generator.context import INLINE
 from generator.language.textutil import normalise_term
 from generator.link import corpus as linking
 from generator.link.related import similar
 from generator.quality import evaluate as ev
+from lab import judging, sample_check
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generator" / "data" / "related.yml"
@@ -58,7 +54,7 @@ WORDS_ONLY = {"weight": 0.0, "candidates": 0, "penalty": similar.UNSUPPORTED_PEN
 REASONS = 0.95
 RESAMPLES = 1000
 JUDGED = ROOT / "docs" / "dev" / "judgements" / "issue-34"
-JUDGED_SEED, JUDGED_COUNT = 15, 10  # issue 15's draw (scripts/judging.py capture's defaults)
+JUDGED_SEED, JUDGED_COUNT = 15, 10  # issue 15's draw (lab/judging.py capture's defaults)
 FLOOR_WRONG = 0.40  # issue 52's target for the links shown as related
 FLOOR_MIN_LINKS = 10
 FLOOR_STEP = 0.01
@@ -297,7 +293,7 @@ def refit_floor(args: argparse.Namespace) -> int:
 def write(fitted: dict) -> None:
     DATA.write_text(
         "# How related papers mix meaning into words, and the floor of a strong link, per meaning source\n"
-        "# (generator/link/related/similar.py, decisions 0016, 0027 and 0030). Written by scripts/tune_related.py (leave one venue out over ../shared/corpus); do not edit by hand.\n"
+        "# (generator/link/related/similar.py, decisions 0016, 0027 and 0030). Written by lab/tune_related.py (leave one venue out over ../shared/corpus); do not edit by hand.\n"
         + yaml.safe_dump(fitted, sort_keys=True),
         encoding="utf-8",
     )
@@ -401,7 +397,7 @@ def main() -> int:
             "semantic_candidates": final["candidates"],
             "semantic_penalty": final["penalty"],
             "link_floor": floor,
-            # What was chosen without each venue: scripts/sample_check.py judges a venue with it.
+            # What was chosen without each venue: lab/sample_check.py judges a venue with it.
             "without_venue": without_venue,
         }
         write(fitted)
