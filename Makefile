@@ -72,7 +72,7 @@ test: setup model browser-deps lint
 # Quality of derived titles, tags, summaries and related papers against the real corpora.
 CORPUS ?= ../shared/corpus
 eval: setup
-	$(BIN)/python -m generator.quality.evaluate $(CORPUS)/colm2025.jsonl $(CORPUS)/corl2025.jsonl $(CORPUS)/iclr2018.jsonl $(CORPUS)/iclr2024.jsonl $(CORPUS)/ijcai2024.jsonl
+	$(BIN)/python -m lab.evaluate $(CORPUS)/colm2025.jsonl $(CORPUS)/corl2025.jsonl $(CORPUS)/iclr2018.jsonl $(CORPUS)/iclr2024.jsonl $(CORPUS)/ijcai2024.jsonl
 
 # The learned title, name and summary choices: rebuilds generator/data/{choices.yml,title_words.tsv,verbs.txt}
 # from the corpora (deterministic) and prints the leave-one-venue-out figures (written to train-report.json);

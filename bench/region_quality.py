@@ -108,7 +108,7 @@ def broad_regions(papers, grouped_by: str = "words") -> tuple[list[set[str]], li
 
 def meaning_vectors(papers, related_by: str) -> np.ndarray:
     """The papers' meaning vectors as a build finds them (the user's vector cache)."""
-    from generator.quality.evaluate import meanings_of
+    from lab.evaluate import meanings_of
 
     return np.asarray(meanings_of(papers, related_by), dtype=np.float64)
 

@@ -20,8 +20,8 @@ import click
 
 from generator.link.related import similar
 from generator.pipeline import fitted_aboutness_for
-from generator.quality.evaluate import derive, load, meaning_source_of
 from lab import train_tags
+from lab.evaluate import derive, load, meaning_source_of
 
 ROOT = Path(__file__).resolve().parent.parent
 

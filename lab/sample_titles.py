@@ -17,8 +17,8 @@ from pathlib import Path
 import click
 
 from generator.language import learned
-from generator.quality.evaluate import derive, load
 from lab import train
+from lab.evaluate import derive, load
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,7 +4,7 @@
     python -m lab.tag_changes dump after.json               # in the checkout after it
     python -m lab.tag_changes diff before.json after.json [--tag fairness]
 
-`dump` derives every corpus as `generator.quality.evaluate` does (titles and keywords hidden,
+`dump` derives every corpus as `lab.evaluate` does (titles and keywords hidden,
 the checkout's shipped models, related papers by words) and writes each paper's real title,
 author keywords, tags and key phrases. `diff` counts the papers whose tags change and, per tag,
 the pages that lose and gain it; with --tag it lists those pages with their real titles and
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from generator.quality.evaluate import derive, load
+from lab.evaluate import derive, load
 
 ROOT = Path(__file__).resolve().parent.parent
 

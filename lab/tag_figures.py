@@ -3,7 +3,7 @@
     python -m lab.train_tags --no-write --report after.json         # in each checkout
     python -m lab.tag_figures after.json [--before before.json]
 
-Columns (generator/quality/evaluate.py computes them; keywords and titles hidden, tag models
+Columns (lab/evaluate.py computes them; keywords and titles hidden, tag models
 fitted without the corpus's venue, IJCAI with models fitted on every keyword venue):
 
     broad once   papers carrying a one-word tag that their abstract names at most once (<= 8%)

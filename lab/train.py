@@ -28,7 +28,7 @@ and writes their parameters to `generator/data/choices.yml` and
 
 With --report it also validates leave-one-venue-out: for each venue (iclr, colm, corl,
 ijcai, 3dv) the models are trained on the other venues only and the real pipeline
-(`generator.quality.evaluate`) scores every corpus of the held-out venue. Those are the figures
+(`lab.evaluate`) scores every corpus of the held-out venue. Those are the figures
 to quote; the shipped parameters are then trained on all venues.
 """
 
@@ -55,9 +55,9 @@ from generator.enrich.titles import descriptor_candidates
 from generator.errors import Report
 from generator.language import learned
 from generator.language.textutil import sentences
-from generator.quality.evaluate import evaluate_records, f1, name_hit, real_title_leads_with, real_title_name, rouge1_f1, title_lead
 from generator.sources import markup
 from generator.sources.readers import read_file
+from lab.evaluate import evaluate_records, f1, name_hit, real_title_leads_with, real_title_name, rouge1_f1, title_lead
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "generator" / "data"

@@ -5,7 +5,7 @@
 Every spelling that fires in an abstract proposes its tag (`tagging.mentions`); each
 candidate is described by `tagevidence.features` (which spelling, how often, where, the
 words either side, whether the paper's other candidates share its area). Its label: the
-tag matches one of the paper's author keywords the way `generator.quality.evaluate` counts tag
+tag matches one of the paper's author keywords the way `lab.evaluate` counts tag
 precision (term tokens equal or one containing the other), or the keyword's vocabulary
 tag is this tag ('LLMs' -> large language models). A logistic regression on those rows
 is written to `generator/data/tag_evidence.yml` (deterministic: same corpora, same bytes),
@@ -21,7 +21,7 @@ with two cut-offs chosen on the training papers:
 Only corpora with author keywords train (`evaluate.keyword_kind`): colm, corl, iclr
 (2017, 2018) and 3dv; IJCAI's keywords are area labels. With --report it validates
 leave-one-venue-out: for each venue the model is fitted on the other venues only and
-the real pipeline (`generator.quality.evaluate`) scores every corpus of the held-out venue
+the real pipeline (`lab.evaluate`) scores every corpus of the held-out venue
 (and, for IJCAI, with the model fitted on every keyword venue). Those are the figures
 to quote; the shipped parameters are then fitted on all keyword venues.
 """
@@ -53,9 +53,9 @@ from generator.language.textutil import fold, normalise_term, singular
 from generator.link import keyphrases
 from generator.link.corpus import _phrase_like
 from generator.pipeline import fitted_aboutness_for
-from generator.quality.evaluate import contains, evaluate_records, keyword_kind, meaning_source_of, tag_matches_keywords, term_tokens
 from generator.sources import markup
 from generator.sources.readers import read_file
+from lab.evaluate import contains, evaluate_records, keyword_kind, meaning_source_of, tag_matches_keywords, term_tokens
 from lab.train import venue
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -44,7 +44,7 @@ from generator.context import INLINE
 from generator.language.textutil import normalise_term
 from generator.link import corpus as linking
 from generator.link.related import similar
-from generator.quality import evaluate as ev
+from lab import evaluate as ev
 from lab import judging, sample_check
 
 ROOT = Path(__file__).resolve().parent.parent

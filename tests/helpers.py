@@ -1,7 +1,9 @@
-"""What the tests share besides fixtures: paths, running the CLI and MkDocs, hostile inputs, an HTML probe."""
+"""What the tests share besides fixtures: paths, running the CLI and MkDocs, hostile inputs,
+corpus records with their real fields hidden, an HTML probe."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -99,6 +101,12 @@ def corpus_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"corpus {path} not available")
     return path
+
+
+def hidden(record):
+    """The record without the fields a corpus gives that the generator derives (title, author
+    keywords, area, TL;DR): what it makes of the abstract alone, as the lab's evaluation scores it."""
+    return dataclasses.replace(record, title=None, keywords=(), primary_area=None, tldr=None)
 
 
 class Dom(HTMLParser):

@@ -1,7 +1,7 @@
 """The title sanity gate: what a derived title must never show.
 
 `title_defects` names every defect of a title; the generator shows the best-ranked
-candidate without any, and `generator.quality.evaluate` counts them by kind. A defect is
+candidate without any, and `lab.evaluate` counts them by kind. A defect is
 something a reader would call broken, not a matter of taste.
 """
 

@@ -92,11 +92,11 @@ def test_the_shipped_name_vectors_are_the_tables_own():
 def seeds_by_the_table():
     from generator.enrich.paper import enrich
     from generator.errors import Report
-    from generator.quality.evaluate import hide
     from generator.sources.readers import read_file
+    from helpers import hidden
 
     records = [r for path in sorted((ROOT / "seeds").glob("*.txt")) for r in read_file(path, Report())]
-    papers = [enrich(hide(record)) for record in records]
+    papers = [enrich(hidden(record)) for record in records]
     meanings = embedder(find_table())([meaning_text(p) for p in papers], False)
     return papers, meanings
 

@@ -31,11 +31,10 @@ from packaging.utils import canonicalize_name
 from helpers import ROOT
 
 PACKAGE = ROOT / "generator"
-# Modules whose libraries come with an extra, not with the package: scoring ([eval]) and the
-# sentence model itself ([semantic]; imported only when the model is installed and used; the
-# built-in table learned from it needs only the package's own dependencies).
+# Modules whose libraries come with an extra, not with the package: the sentence model itself
+# ([semantic]; imported only when the model is installed and used; the built-in table learned
+# from it needs only the package's own dependencies).
 WITH_EXTRA = {
-    "quality/evaluate.py": "eval",
     "language/meaning/encoder.py": "semantic",
     "language/meaning/graph.py": "semantic",
     "language/meaning/install.py": "semantic",

@@ -1,6 +1,6 @@
 """Score what the generator derives against the real fields of a paper corpus.
 
-    python -m generator.quality.evaluate CORPUS.jsonl [...] [--json OUT.json] [--limit N]
+    python -m lab.evaluate CORPUS.jsonl [...] [--json OUT.json] [--limit N]
                                  [--related K] [--seed S] [--examples N]
 
 Each corpus file holds records with a real title (and maybe author keywords, a primary area,
@@ -724,4 +724,4 @@ def main(
 
 
 if __name__ == "__main__":
-    main(prog_name="python -m generator.quality.evaluate")
+    main(prog_name="python -m lab.evaluate")

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from generator.model import Origin, Record
-from generator.quality.evaluate import (
+from lab.evaluate import (
     TitleName,
     area_agreement,
     best_lift,
@@ -268,7 +268,7 @@ def test_evaluates_the_start_of_a_real_corpus():
 def test_command_prints_a_table_and_writes_json(tmp_path):
     out = tmp_path / "metrics.json"
     result = subprocess.run(
-        [sys.executable, "-m", "generator.quality.evaluate", str(corpus("corl2025.jsonl")), "--limit", "30", "--json", str(out)],
+        [sys.executable, "-m", "lab.evaluate", str(corpus("corl2025.jsonl")), "--limit", "30", "--json", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -284,7 +284,7 @@ def test_command_prints_a_table_and_writes_json(tmp_path):
 
 def test_command_reports_a_missing_corpus_cleanly(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "generator.quality.evaluate", str(tmp_path / "nope.jsonl")],
+        [sys.executable, "-m", "lab.evaluate", str(tmp_path / "nope.jsonl")],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,1 +1,0 @@
-"""Scoring what the generator derives against labelled corpora (not imported at run time)."""
