@@ -82,6 +82,8 @@ def test_the_wheel_installed_elsewhere_makes_builds_and_serves_a_site(tmp_path):
         packed = set(archive.namelist())
     files = {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert files - packed == set()
+    # The product only: the lab's packages (lab/, bench/) stay in the repository (issue 54).
+    assert {name.split("/")[0] for name in packed if ".dist-info/" not in name} == {"generator"}
 
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, {**os.environ})
