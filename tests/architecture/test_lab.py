@@ -1,6 +1,7 @@
 """The lab stays outside the product (issue 54): lab/ and bench/ import the product, never the
-reverse; only their own tests (tests/lab, tests/bench) use them; importing the product loads
-none of their modules; and no file puts a folder on the module search path to reach code."""
+reverse, and the lab does not import bench; only their own tests (tests/lab, tests/bench) use
+them; importing the product loads none of their modules; and no file puts a folder on the
+module search path to reach code."""
 
 from __future__ import annotations
 
@@ -56,6 +57,11 @@ def test_only_the_labs_own_tests_use_it():
     product_tests = [p for p in tests if not any(p.is_relative_to(folder) for folder in LAB_TESTS) and p != Path(__file__).resolve()]
     assert len(tests) > len(product_tests) > 50
     assert uses_in(product_tests) == []
+
+
+def test_the_lab_does_not_import_the_benchmarks():
+    """bench/ may use the lab's evaluation (region_quality does); the lab needs no browser or build."""
+    assert [use for use in uses_in(sorted((ROOT / "lab").rglob("*.py"))) if use.split(": ")[1].startswith("bench")] == []
 
 
 def test_importing_the_product_loads_no_lab_module():
