@@ -7,11 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import ROOT, SEEDS, run_cli
-
 from generator.errors import InputError
 from generator.output.files import write_site
 from generator.pipeline import Settings, generate
+from helpers import ROOT, SEEDS, run_cli
 
 ABSTRACTS = [
     "We propose AlphaNet, a network for graph classification with message passing. It beats GNN baselines.",

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import frontmatter
 import markdown
-from helpers import HOSTILE_URLS, Dom
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from generator.render.site import render_site
 from generator.sources.markup import segments, to_markdown, to_plain
 from generator.sources.readers import READERS, read_file
 from generator.sources.urlpolicy import web_url
+from helpers import HOSTILE_URLS, Dom
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "600"))
 

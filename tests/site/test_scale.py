@@ -9,9 +9,9 @@ import statistics
 from pathlib import Path
 
 import pytest
-from helpers import corpus_file, run_cli
 
 from generator.explore.authors import person_key
+from helpers import corpus_file, run_cli
 
 # Bytes of a paper page's HTML, whatever the corpus and the record: 40,000 until the names of a
 # record's (at most 200) authors became links to their pages, 12 KB more at 200 (issue 35).

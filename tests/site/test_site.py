@@ -10,11 +10,11 @@ from pathlib import Path
 
 import frontmatter
 import pytest
-from helpers import SEEDS, corpus_file, run_cli
 
 from generator.errors import Report
 from generator.sources.markup import segments
 from generator.sources.readers import read_inputs
+from helpers import SEEDS, corpus_file, run_cli
 
 
 class Page(HTMLParser):
