@@ -138,7 +138,7 @@ class AbstractsPlugin(BasePlugin[AbstractsConfig]):
             # Listing pages' items converted once each, with the site's other extensions as they
             # are when the first page is converted (after every plugin's on_config).
             config.markdown_extensions.append(paperlist.NAME)
-        paperlist.use_site_extensions(lambda: _other_extensions(config))
+        config.mdx_configs[paperlist.NAME] = {paperlist.SITE_EXTENSIONS: lambda: _other_extensions(config)}
         if config.nav is None:
             self.nav = [*assets.NAV, *_hand_written_pages(Path(config.docs_dir))]
             config.nav = self.nav

@@ -42,22 +42,26 @@ PRIORITY = 31  # before Python-Markdown's unordered lists (30), after headings a
 
 
 NAME = "generator.plugin.paperlist"  # as the plugin names it in MkDocs' markdown_extensions
-_site_extensions: Callable[[], tuple[list, dict]] | None = None
-
-
-def use_site_extensions(extensions: Callable[[], tuple[list, dict]]) -> None:
-    """`extensions` returns the site's other Markdown extensions and their settings when a page
-    first needs them (the plugin hands over MkDocs' config, which other plugins may still
-    extend). Named, not given as an object, the extension lets pages be converted on both
-    cores (generator.plugin.pageconvert); this is how each page's instance finds the settings."""
-    global _site_extensions
-    _site_extensions = extensions
+SITE_EXTENSIONS = "site_extensions"  # its setting (MkDocs' mdx_configs[NAME]), which the plugin gives
 
 
 class PaperListExtension(Extension):
+    """Its one setting, `site_extensions`, returns the site's other Markdown extensions and their
+    settings when a page first needs them (the plugin hands over MkDocs' config, which other
+    plugins may still extend). Named in markdown_extensions, not given as an object, the
+    extension lets pages be converted on both cores (generator.plugin.pageconvert): each page's
+    instance is made from the name and finds the setting in mdx_configs. Without it (no plugin
+    set it up) every list converts as usual."""
+
+    def __init__(self, **kwargs):
+        # The default is no None nor bool: Python-Markdown reads a setting with such a default as a bool.
+        self.config = {SITE_EXTENSIONS: ["", "a callable: the site's other extensions and their settings"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md: markdown.Markdown) -> None:
-        if _site_extensions is not None:  # else (no plugin set it up) every list converts as usual
-            md.parser.blockprocessors.register(PaperListProcessor(md.parser, _site_extensions), "abstracts_paper_list", PRIORITY)
+        extensions = self.getConfig(SITE_EXTENSIONS)
+        if callable(extensions):
+            md.parser.blockprocessors.register(PaperListProcessor(md.parser, extensions), "abstracts_paper_list", PRIORITY)
 
 
 def makeExtension(**kwargs) -> PaperListExtension:

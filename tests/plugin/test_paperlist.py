@@ -27,15 +27,16 @@ CONFIGS = {name: dict(options) for name, options in assets.MARKDOWN_EXTENSIONS.i
 
 @pytest.fixture
 def site_extensions(monkeypatch):
-    """The extension set up as the plugin sets it up; a fresh memo."""
-    monkeypatch.setattr(paperlist, "_site_extensions", None)
+    """A fresh memo."""
     monkeypatch.setattr(paperlist._Converter, "_current", None)
-    paperlist.use_site_extensions(lambda: (EXTENSIONS, CONFIGS))
 
 
-def convert(text: str, *, with_extension: bool) -> str:
+def convert(text: str, *, with_extension: bool, set_up: bool = True) -> str:
+    """`text` converted with the site's extensions, and the paper list extension set up as the
+    plugin sets it up (`set_up`) or named without its setting."""
     names = EXTENSIONS + ([paperlist.NAME] if with_extension else [])
-    return markdown.Markdown(extensions=names, extension_configs=CONFIGS).convert(text)
+    given = {paperlist.SITE_EXTENSIONS: lambda: (EXTENSIONS, CONFIGS)} if set_up else {}
+    return markdown.Markdown(extensions=names, extension_configs={**CONFIGS, paperlist.NAME: given}).convert(text)
 
 
 def listing(papers: list[SimpleNamespace]) -> str:
@@ -89,16 +90,13 @@ def test_a_listing_converts_as_python_markdown_converts_it_and_each_item_once(si
     )
 )
 def test_any_titles_and_summaries_convert_to_the_same_html(fields):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(paperlist, "_site_extensions", None)
-        paperlist.use_site_extensions(lambda: (EXTENSIONS, CONFIGS))
-        # Titles and summaries arrive stripped and single-spaced (generator.enrich.paper).
-        papers = [
-            SimpleNamespace(title=" ".join(t.split()) or "t", slug=f"p{i}", summary=" ".join(s.split()) or "s")
-            for i, (t, s) in enumerate(fields)
-        ]
-        text = listing(papers)
-        assert convert(text, with_extension=True) == convert(text, with_extension=False)
+    # Titles and summaries arrive stripped and single-spaced (generator.enrich.paper).
+    papers = [
+        SimpleNamespace(title=" ".join(t.split()) or "t", slug=f"p{i}", summary=" ".join(s.split()) or "s")
+        for i, (t, s) in enumerate(fields)
+    ]
+    text = listing(papers)
+    assert convert(text, with_extension=True) == convert(text, with_extension=False)
 
 
 @pytest.mark.parametrize(
@@ -118,10 +116,9 @@ def test_other_lists_convert_as_usual(site_extensions, text):
     assert remembered_items() == 0
 
 
-def test_without_the_plugin_the_extension_changes_nothing(monkeypatch):
-    monkeypatch.setattr(paperlist, "_site_extensions", None)
+def test_without_the_plugin_the_extension_changes_nothing():
     text = listing([SimpleNamespace(title="T", slug="t", summary="S.")])
-    assert convert(text, with_extension=True) == convert(text, with_extension=False)
+    assert convert(text, with_extension=True, set_up=False) == convert(text, with_extension=False)
 
 
 def site_folder(folder: Path, *, broken: bool = False) -> Path:
@@ -161,8 +158,7 @@ def test_the_seeds_site_is_the_same_byte_for_byte_with_the_extension(tmp_path, m
     with_extension = built(site_folder(tmp_path / "with"), [])
     assert remembered_items() > 30  # the seeds' listing pages went through it
     with monkeypatch.context() as patch:
-        patch.setattr(paperlist, "use_site_extensions", lambda extensions: None)
-        patch.setattr(paperlist, "_site_extensions", None)
+        patch.setattr(paperlist.PaperListExtension, "extendMarkdown", lambda self, md: None)  # named, adding nothing
         without = built(site_folder(tmp_path / "without"), [])
     assert with_extension.keys() == without.keys()
     assert [path for path in with_extension if with_extension[path] != without[path]] == []
@@ -209,8 +205,5 @@ SNIPPETS = [
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(["\n", "\n\n", "\n\n\n"])), min_size=1, max_size=8))
 def test_paper_lists_among_any_other_blocks_convert_to_the_same_html(blocks):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(paperlist, "_site_extensions", None)
-        paperlist.use_site_extensions(lambda: (EXTENSIONS, CONFIGS))
-        text = "".join(snippet + gap for snippet, gap in blocks)
-        assert convert(text, with_extension=True) == convert(text, with_extension=False)
+    text = "".join(snippet + gap for snippet, gap in blocks)
+    assert convert(text, with_extension=True) == convert(text, with_extension=False)
