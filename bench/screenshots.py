@@ -19,16 +19,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from bench.search_bench import CHROMIUM, CHROMIUM_ARGS
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

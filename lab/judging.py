@@ -49,6 +49,8 @@ from pathlib import Path
 
 import click
 
+from lab import options
+
 ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_CORPORA = ("corl2022", "3dv2025", "iclr2017")  # issue 15's draw, none of them tuned on
@@ -142,14 +144,7 @@ def main() -> None:
 @click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--seed", default=15, show_default=True, type=int)
 @click.option("--count", default=10, show_default=True, type=click.IntRange(1), help="Papers per corpus.")
-@click.option(
-    "--related-by",
-    "related_by",
-    type=click.Choice(["lexical", "table", "semantic"]),
-    default="lexical",
-    show_default=True,
-    help="Related papers by words, or by words and meaning from the built-in table or the sentence model (`make model`).",
-)
+@options.related_by("Related papers by words, or by words and meaning from the built-in table or the sentence model (`make model`).")
 def capture(names: tuple[str, ...], label: str, out_path: Path, corpus_dir: Path, seed: int, count: int, related_by: str) -> None:
     """Draw papers and write their tags and related papers as this checkout derives them."""
     from lab import sample_check, train_tags

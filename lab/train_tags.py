@@ -55,6 +55,7 @@ from generator.link.corpus import _phrase_like
 from generator.pipeline import fitted_aboutness_for
 from generator.sources import markup
 from generator.sources.readers import read_file
+from lab import options
 from lab.evaluate import contains, evaluate_records, keyword_kind, meaning_source_of, tag_matches_keywords, term_tokens
 from lab.train import venue
 
@@ -314,14 +315,9 @@ def write(trained: Trained, corpora: list[str]) -> None:
 @click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--report", type=click.Path(path_type=Path, dir_okay=False), help="Leave-one-venue-out figures, as JSON.")
 @click.option("--write/--no-write", "write_files", default=True, help="Write the parameters fitted on all keyword venues.")
-@click.option(
-    "--related-by",
-    "related_by",
-    type=click.Choice(["lexical", "table", "semantic"]),
-    default="lexical",
-    show_default=True,
-    help="The report's sites: by words only, or with meaning from the built-in table or the sentence model "
-    "(derived tags then checked by meaning, link.aboutness, with the floor fitted without the venue).",
+@options.related_by(
+    "The report's sites: by words only, or with meaning from the built-in table or the sentence model "
+    "(derived tags then checked by meaning, link.aboutness, with the floor fitted without the venue)."
 )
 def main(corpus_dir: Path, report: Path | None, write_files: bool, related_by: str) -> None:
     start = time.perf_counter()
