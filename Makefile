@@ -81,10 +81,12 @@ eval: setup
 # table, generator/data/meaning/, from the sentence model's vectors of the unlabelled abstracts
 # (deterministic; the first run embeds them, about 17 min, kept in the vector cache); last, the tag
 # names' vectors by the model and the table and the floor of a tag a paper is about, fitted on the
-# judged tags: generator/data/aboutness.yml and aboutness/ (deterministic; decision 0031).
+# judged tags: generator/data/aboutness.yml and aboutness/ (deterministic; decision 0031); the words
+# abstracts put before a verb's object, which end no key phrase: generator/data/object_verbs.txt (decision 0034).
 train: setup model
 	$(BIN)/python -m lab.train --corpus $(CORPUS) --report train-report.json
 	$(BIN)/python -m lab.train_tags --corpus $(CORPUS) --report train-tags-report.json
+	$(BIN)/python -m lab.train_object_verbs --corpus $(CORPUS)
 	$(BIN)/python -m lab.train_meaning --corpus $(CORPUS)/unlabelled/abstracts.jsonl.gz
 	$(BIN)/python -m lab.tune_aboutness --corpus $(CORPUS)
 

@@ -21,7 +21,7 @@ from generator.enrich.paper import retitle
 from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
 from generator.language.textutil import normalise_term
 from generator.link.aboutness import Aboutness, shown_by_aboutness
-from generator.link.keyphrases import fragments, phrase_model, phrases_like
+from generator.link.keyphrases import fragments, phrase_model, phrases_like, verb_phrases
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (lab/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side_of
@@ -238,6 +238,13 @@ def _keyphrases(
                 defined[where[key]] = True
     spellings = [spelling for _, spelling, _ in candidates]
     scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
+    # Phrases ending on a verb whose object follows ('hallucinations impede' various applications).
+    still = np.flatnonzero(scored)
+    firsts = np.searchsorted(still, starts).tolist()
+    for paper, first, after in zip(papers, firsts, [*firsts[1:], len(still)]):
+        at = still[first:after].tolist()
+        for index in verb_phrases(paper.text, [spellings[i] for i in at], model):
+            scored[at[index]] = False
     chosen = np.flatnonzero(scored)
     positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]
     # How likely authors would give each phrase as a keyword (`keyphrases`, learned).

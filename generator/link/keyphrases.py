@@ -19,7 +19,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from operator import mul
 
@@ -121,6 +121,64 @@ def phrases_like(phrases: list[str]) -> list[bool]:
     return result
 
 
+def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel) -> list[int]:
+    """Which of an abstract's candidate phrases (indexes into `spellings`, as `text` writes them)
+    end on a verb whose object follows: 'hallucinations impede' (various applications),
+    'evaluation plays' (a role). Such a phrase has two words or more, the abstract puts an
+    object's first word (lexicon `object_starts`) right after it, and its last word is one
+    abstracts put before an object (`PhraseModel.object_verbs`, learned), one the training
+    corpora hardly use and no author keyword ends on ('conjoins'), or a base form after a
+    plural noun ('agents view'). Issue 52, decision 0034."""
+    before = _words_before_objects(text)
+    if not before:
+        return []
+    lower = ""
+    found = []
+    for index, spelling in enumerate(spellings):
+        space = spelling.rfind(" ")
+        if space < 0 or (last := spelling[space + 1 :].lower()) not in before:
+            continue
+        words = spelling.lower().split()
+        if _verb_like(last, model) or (third_person(words[-2]) and not third_person(last)):
+            lower = lower or text.lower()
+            if _followed_by_object(lower, " ".join(words)):
+                found.append(index)
+    return found
+
+
+_OBJECT_STARTS = lexicon.words("object_starts")
+_OBJECT_START = re.compile(" (?:" + "|".join(sorted(_OBJECT_STARTS, key=len, reverse=True)) + ") ")
+
+
+def _words_before_objects(text: str) -> set[str]:
+    """The words (lower case) the text puts right before an object's first word."""
+    words = set()
+    for match in _OBJECT_START.finditer(text):
+        end = match.start()
+        words.add(text[text.rfind(" ", 0, end) + 1 : end].lower())
+    return words
+
+
+def _verb_like(word: str, model: PhraseModel) -> bool:
+    if word in model.object_verbs:
+        return True
+    base = singular(word) if word.endswith("s") else word
+    return base not in model.words and word not in choices().words and base not in model.keyword_heads
+
+
+def _followed_by_object(lower: str, phrase: str) -> bool:
+    """Does the (lower-case) text say the phrase, as whole words, right before an object's first word?"""
+    at = lower.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if (at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "-")) and lower.startswith(" ", end):
+            stop = lower.find(" ", end + 1)
+            if lower[end + 1 : stop if stop >= 0 else len(lower)] in _OBJECT_STARTS:
+                return True
+        at = lower.find(phrase, at + 1)
+    return False
+
+
 _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 _NOT_PHRASE_END = lexicon.words("not_phrase_end")
 _NOMINAL_GERUNDS = lexicon.words("nominal_gerunds")
@@ -134,6 +192,7 @@ class PhraseModel:
     once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
     words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
     keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
+    object_verbs: frozenset[str] = frozenset()  # words abstracts put before an object ('plays' a role; `verb_phrases`)
     _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
 
     def keywordness(self, words: Sequence[str]) -> float:
@@ -146,6 +205,11 @@ class PhraseModel:
                 value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
             total += value
         return total / len(words)
+
+    @cached_property
+    def keyword_heads(self) -> frozenset[str]:
+        """The last words of the phrases authors gave as keywords (singular: `normalise_term`)."""
+        return frozenset(phrase.rsplit(" ", 1)[-1] for phrase in self.keywords)
 
     def known_keyword(self, key: str) -> float:
         """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
@@ -266,7 +330,7 @@ def _keywordness(model: PhraseModel, words: list[list[str]], sizes: np.ndarray) 
     return total / sizes
 
 
-def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "") -> PhraseModel:
+def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "", object_verbs_txt: str = "") -> PhraseModel:
     data = yaml.load(evidence_yml, Loader=_LOADER) or {}
     weights = data.get("weights") or {}
     unknown = set(weights) - set(FEATURES)
@@ -278,6 +342,7 @@ def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "") -> PhraseMo
         float(data.get("once", 1.0)),
         lexicon.word_values(words_tsv),
         {phrase: int(count) for phrase, count in lexicon.word_values(keywords_tsv).items()},
+        lexicon.word_list(object_verbs_txt),
     )
 
 
@@ -291,6 +356,7 @@ def _shipped() -> PhraseModel:
         data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"),
         data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"),
         data.joinpath("keyword_phrases.tsv").read_text(encoding="utf-8"),
+        data.joinpath("object_verbs.txt").read_text(encoding="utf-8"),
     )
 
 

@@ -70,6 +70,26 @@ def test_clause_fragments_and_counts_are_not_key_phrases(phrase, is_phrase):
     assert phrases_like([phrase]) == [is_phrase]
 
 
+@pytest.mark.parametrize(
+    ("text", "phrase", "verb"),
+    [
+        ("These hallucinations impede various applications in society.", "hallucinations impede", True),  # the seeds' SDLG paper
+        ("Momentum plays a crucial role in training.", "momentum plays", True),  # a learned object verb
+        ("The Graphical-GAN conjoins the power of both.", "Graphical-GAN conjoins", True),  # a word no corpus knows
+        ("Here agents view the scene from above.", "agents view", True),  # a base form after a plural noun
+        ("This makes sketch recognition a challenging problem.", "sketch recognition", False),  # a noun, an object complement
+        ("It endows detection networks the ability to reason.", "detection networks", False),
+        ("A mutant trait A invades the population.", "mutant trait", False),  # 'A' names the trait
+        ("Momentum plays an important role.", "momentum", False),  # one word: a term, whatever follows
+        ("Our analysis of momentum plays out differently.", "momentum plays", False),  # no object follows
+    ],
+)
+def test_a_phrase_ending_on_a_verb_whose_object_follows_is_no_key_phrase(text, phrase, verb):
+    from generator.link.keyphrases import phrase_model, verb_phrases
+
+    assert verb_phrases(text, [phrase, "unrelated words"], phrase_model()) == ([0] if verb else [])
+
+
 def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     """Every shown key phrase of every shared corpus (titles hidden, related papers by words, as
     the lab's evaluation derives them), judged by the kinds issue 52 named: a count ('9B
@@ -91,6 +111,7 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     corpora = sorted(CORPUS.glob("*.jsonl"))
     if not corpora:
         pytest.skip(f"no corpus in {CORPUS}")
+    object_starts = lexicon.words("object_starts")
     count = re.compile(r"\d+(?:[.,]\d+)*(?:[kmbt]|x|%)?$")
     dangling = lexicon.words("not_phrase_end")
     nominal = lexicon.words("nominal_gerunds")
@@ -100,6 +121,7 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     for path in corpora:
         records = [record for record, _ in merge_duplicates(read_file(path, Report()), Report())]
         papers = link([enrich(hidden(record)) for record in records], 5, context=Forking())  # as a one-off run forks
+        verbs_here = _words_before_objects_in([paper.text for paper in papers], object_starts)
         for paper in papers:
             for phrase in paper.keyphrases:
                 words = phrase.lower().split()
@@ -108,9 +130,30 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
                     and third_person(words[-2])
                     and (words[-1] in verbs or (words[-1].endswith("ing") and len(words[-1]) > 5 and words[-1] not in nominal))
                 )
-                if count.match(words[0]) or words[-1] in dangling or clause or _cut_from_a_term(phrase, paper.text, terms):
+                before_object = len(words) > 1 and words[-1] in verbs_here and _said_before_an_object(phrase, paper.text, object_starts)
+                if count.match(words[0]) or words[-1] in dangling or clause or before_object or _cut_from_a_term(phrase, paper.text, terms):
                     found.append((path.stem, phrase))
     assert found == []
+
+
+def _words_before_objects_in(texts: list[str], object_starts) -> set[str]:
+    """The words (lower case) a collection puts right before an object's first word ('the',
+    'a', 'various' ...; lower case in the text: 'trait A' names a trait) in 30%+ of their 3+
+    uses: counted in the collection itself, not taken from the learned list the rule reads."""
+    from collections import Counter
+
+    uses: Counter[str] = Counter()
+    before: Counter[str] = Counter()
+    for text in texts:
+        tokens = re.findall(r"[A-Za-z][\w-]*|[^\w\s]", text)
+        uses.update(token.lower() for token in tokens)
+        before.update(a.lower() for a, b in zip(tokens, tokens[1:]) if b in object_starts)
+    return {word for word, n in uses.items() if n >= 3 and before[word] >= 0.3 * n}
+
+
+def _said_before_an_object(phrase: str, text: str, object_starts) -> bool:
+    followers = re.findall(rf"(?<![\w-]){re.escape(phrase)}\s+([A-Za-z]+)", text, re.IGNORECASE)
+    return any(word in object_starts for word in followers)
 
 
 def _cut_from_a_term(phrase: str, text: str, terms) -> bool:
