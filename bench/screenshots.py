@@ -11,9 +11,9 @@ Serves each site on 127.0.0.1 and drives Debian's Chromium through Playwright.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import http.server
-import sys
 import threading
 from pathlib import Path
 
@@ -35,8 +35,18 @@ def serve(site: Path) -> http.server.ThreadingHTTPServer:
 
 
 def main() -> None:
-    site = Path(sys.argv[1] if len(sys.argv) > 1 else "site")
-    out = Path(sys.argv[2] if len(sys.argv) > 2 else "assets/screenshots")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", nargs="?", type=Path, default=Path("site"), help="the built seeds site (default: site)")
+    parser.add_argument(
+        "out", nargs="?", type=Path, default=Path("assets/screenshots"), help="where the PNGs go (default: assets/screenshots)"
+    )
+    parser.add_argument(
+        "authored", nargs="?", type=Path, help="a built site of papers with authors, for an author page and the Reading list"
+    )
+    arguments = parser.parse_args()
+    site, out = arguments.site, arguments.out
+    if not (site / "papers").is_dir():
+        parser.error(f"{site}: no built site here (no papers/ folder); run `mkdocs build` first")
     out.mkdir(parents=True, exist_ok=True)
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -67,8 +77,8 @@ def main() -> None:
         # aria-busy: the search script sets it to false once the results of the query show.
         page.wait_for_selector(".md-search-result__list[aria-busy=false] .md-search-result__item")
         page.screenshot(path=out / "search.png")
-        if len(sys.argv) > 3:
-            authored_pages(browser, Path(sys.argv[3]), out)
+        if arguments.authored:
+            authored_pages(browser, arguments.authored, out)
         browser.close()
     server.shutdown()
     print(f"screenshots written to {out}/")
