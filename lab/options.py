@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 
-def related_by(help: str):
-    """`--related-by lexical|table|semantic` (default lexical): how the sites a tool derives find
-    related papers; `help` says what it changes for that tool."""
+def related_by(help: str, default: str = "lexical"):
+    """`--related-by lexical|table|semantic`: how the sites a tool derives find related papers;
+    `help` says what it changes for that tool."""
     return click.option(
-        "--related-by", "related_by", type=click.Choice(["lexical", "table", "semantic"]), default="lexical", show_default=True, help=help
+        "--related-by", "related_by", type=click.Choice(["lexical", "table", "semantic"]), default=default, show_default=True, help=help
     )
