@@ -48,7 +48,7 @@ from generator.enrich.names import find_acronyms
 from generator.enrich.tagging import candidate_phrases, mentions, normalise_keyword
 from generator.enrich.tags import one_word
 from generator.errors import Report
-from generator.language.learned import Linear
+from generator.language.learned import PHRASE_FEATURES, Linear, PhraseModel, TagModel
 from generator.language.textutil import fold, normalise_term, singular
 from generator.link import keyphrases
 from generator.link.corpus import _phrase_like
@@ -200,7 +200,7 @@ def _pruned(rows: list[dict]) -> list[dict]:
     return [{k: v for k, v in row.items() if seen[k] >= MIN_FEATURE_ROWS} for row in rows]
 
 
-def fit(candidates: list[Candidate]) -> tagevidence.TagModel:
+def fit(candidates: list[Candidate]) -> TagModel:
     rows = _pruned([c.features for c in candidates])
     labels = np.array([int(c.label) for c in candidates])
     vectorizer = DictVectorizer(sort=True)
@@ -213,7 +213,7 @@ def fit(candidates: list[Candidate]) -> tagevidence.TagModel:
     probabilities = [linear.probability(c.features) for c in candidates]
     threshold = _threshold(probabilities, candidates)
     derived = [c for p, c in zip(probabilities, candidates) if p >= threshold]
-    return tagevidence.TagModel(linear, threshold, _central(probabilities, candidates), _kept_named_once(derived))
+    return TagModel(linear, threshold, _central(probabilities, candidates), _kept_named_once(derived))
 
 
 NAMED_ONCE = math.log1p(1)  # the log_count feature of a tag the abstract names once
@@ -301,7 +301,7 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# keywords? Features: generator/link/keyphrases.py. A phrase no other abstract uses, used once,\n"
         "# becomes a key phrase only with probability >= once.\n"
     )
-    body = {"once": phrases.once, "bias": phrases.bias, "weights": dict(zip(keyphrases.FEATURES, phrases.weights))}
+    body = {"once": phrases.once, "bias": phrases.bias, "weights": dict(zip(PHRASE_FEATURES, phrases.weights))}
     PHRASES_OUT.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
     lines = ["# word\tlog(rate in author keywords / rate in abstracts); learned by `make train` (lab/train_tags.py)"]
     lines += [f"{w}\t{v}" for w, v in phrases.words.items()]
@@ -354,8 +354,8 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool, related_by: s
 @dataclass(frozen=True)
 class Trained:
     learned: dict  # {area: {tag: [spellings]}}
-    tags: tagevidence.TagModel
-    phrases: keyphrases.PhraseModel
+    tags: TagModel
+    phrases: PhraseModel
 
     def use(self) -> None:
         tagging.use_learned(self.learned)
@@ -436,7 +436,7 @@ def phrase_rows(corpora: dict[str, list], words: dict[str, float]) -> tuple[list
     must not tell the model they are keywords."""
     rows, labels, once = [], [], []
     for name, records in corpora.items():
-        model = keyphrases.PhraseModel(words=words, keywords=keyword_phrases(corpora, without=venue(name)))
+        model = PhraseModel(words=words, keywords=keyword_phrases(corpora, without=venue(name)))
         texts = [markup.to_plain(markup.segments(r.abstract)) for r in records]
         papers = [(candidate_phrases(text), r.keywords, text) for text, r in zip(texts, records)]
         n = len(papers)
@@ -460,14 +460,14 @@ def phrase_rows(corpora: dict[str, list], words: dict[str, float]) -> tuple[list
     return rows, labels, once
 
 
-def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
+def fit_phrases(corpora: dict[str, list]) -> PhraseModel:
     """The key-phrase score, and the probability a once-used phrase needs: the lowest at which
     such phrases are keywords at least ONCE_RATE as often as the phrases that recur."""
     words = keyword_words(corpora)
     rows, labels, once = phrase_rows(corpora, words)
     model = LogisticRegression(C=REGULARISATION, max_iter=5000)
     model.fit(np.array(rows), np.array(labels, dtype=int))
-    fitted = keyphrases.PhraseModel(round(float(model.intercept_[0]), 4), tuple(round(float(c), 4) for c in model.coef_[0]), 1.0, words)
+    fitted = PhraseModel(round(float(model.intercept_[0]), 4), tuple(round(float(c), 4) for c in model.coef_[0]), 1.0, words)
     known = keyword_phrases(corpora)
     recurring = [label for label, single in zip(labels, once) if not single]
     base_rate = sum(recurring) / max(1, len(recurring))
@@ -477,7 +477,7 @@ def fit_phrases(corpora: dict[str, list]) -> keyphrases.PhraseModel:
         hits += label
         if index >= 20 and hits / index >= ONCE_RATE * base_rate:
             threshold = probability
-    return keyphrases.PhraseModel(fitted.bias, fitted.weights, round(threshold, 3), words, known)
+    return PhraseModel(fitted.bias, fitted.weights, round(threshold, 3), words, known)
 
 
 def _line(result: dict) -> str:

@@ -7,8 +7,8 @@ decision 0019). The model says how likely a candidate is to be
 among the paper's author keywords, from what a reader would look at: which spelling
 fired and how often, where (first sentence, a sentence saying what "we" do), the words
 either side of it (the phrase it sits in; a verb after it: what a sentence reports on), and whether the paper's other candidates
-share its area. It is a logistic regression with named features whose parameters live
-in `data/tag_evidence.yml`, fitted by `make train` (`lab/train_tags.py`) on the
+share its area. It is a logistic regression with named features (`language.learned.TagModel`)
+whose parameters live in `data/tag_evidence.yml`, fitted by `make train` (`lab/train_tags.py`) on the
 corpora's author keywords; the package never reads the corpora.
 
 One owner for both sides: the training script fits weights on `features()` and the
@@ -21,34 +21,11 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from operator import attrgetter
-from typing import Any, cast
 
 from generator.enrich.tagging import TagMention, mentions, vocabulary
-from generator.language.learned import Linear, choices
-from generator.language.lexicon import load_yaml
+from generator.language.learned import TagModel, choices
 from generator.language.textutil import STOP_WORDS, Caseless, sentences
-
-
-@dataclass(frozen=True)
-class TagModel:
-    """P(the tag is among the author keywords | its mentions); kept at or above `threshold`.
-    A tag too common in a collection stays on the papers that score at least `central`. A
-    tag named once is shown as a tag only if it is in `kept_named_once`, or is of more words and
-    its evidence reaches `central` or the title names it (enrich.tags.in_passing, named_once).
-    A key phrase in `generic_phrases` (normalised: 'deep neural network') is one that many
-    abstracts write and almost no author gives as a keyword: it is never a tag of its own
-    (enrich.tags.grouping_tags; decision 0020)."""
-
-    linear: Linear = Linear()
-    threshold: float = 0.0
-    central: float = 1.0
-    kept_named_once: frozenset[str] = frozenset()
-    generic_phrases: frozenset[str] = frozenset()
-
 
 _WE = Caseless(re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE))
 
@@ -116,28 +93,11 @@ def probabilities(text: str, found: Sequence[TagMention] | None = None, model: T
     return {tag: model.linear.probability(row) for tag, row in features(text, found).items()}
 
 
-def parse(text: str) -> TagModel:
-    data = cast("dict[str, Any]", load_yaml(text) or {})
-    weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
-    return TagModel(
-        Linear(float(data.get("bias", 0.0)), weights),
-        float(data.get("threshold", 0.0)),
-        float(data.get("central", 1.0)),
-        frozenset(str(tag) for tag in data.get("kept_named_once") or ()),
-        frozenset(str(phrase) for phrase in data.get("generic_phrases") or ()),
-    )
-
-
 _override: TagModel | None = None
 
 
-@cache
-def _shipped() -> TagModel:
-    return parse(resources.files("generator").joinpath("data").joinpath("tag_evidence.yml").read_text(encoding="utf-8"))
-
-
 def tag_model() -> TagModel:
-    return _override if _override is not None else _shipped()
+    return _override if _override is not None else TagModel.shipped()
 
 
 def use(model: TagModel | None) -> None:

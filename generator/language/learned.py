@@ -1,4 +1,4 @@
-"""The learned choices' parameters: linear models read from `generator/data/`.
+"""The learned models' parameters: linear models read from `generator/data/`.
 
 Rules propose candidates (names, descriptive phrases, summary sentences); these small
 models choose among them. They are trained by `make train` (`lab/train.py`) from
@@ -13,22 +13,27 @@ the real titles and TL;DRs of ../shared/corpus and stored as readable files:
 - `data/words.txt`: words that many abstracts write in lower case ('recipe'), so a
   capitalised 'REcipe' is a highlighted word and 'GNNCert' a coined name.
 
-The package never needs the corpora at run time. `use()` swaps the parameters in, for
-training and leave-one-corpus-out evaluation.
+The tag evidence (`TagModel`, `data/tag_evidence.yml`, features in `enrich/tagevidence.py`) and
+the key-phrase score (`PhraseModel`, `data/keyphrase_evidence.yml`, features in
+`link/keyphrases.py`) are learned by `lab/train_tags.py` and live here too.
+
+The package never needs the corpora at run time. Each model's `shipped()` is the one read from
+`generator/data/`; `use()` swaps the choices in, for training and leave-one-corpus-out evaluation.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from itertools import repeat
 from operator import mul
 from typing import Any, cast
 
 from generator.language import lexicon
+from generator.language.textutil import singular
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,12 @@ def logistic(score: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
 
 
+def _read_data(*names: str) -> list[str]:
+    """The text of each of these files of generator/data."""
+    data = resources.files("generator").joinpath("data")
+    return [data.joinpath(name).read_text(encoding="utf-8") for name in names]
+
+
 @dataclass(frozen=True)
 class Choices:
     name: Linear = Linear()  # does the real title carry this name candidate?
@@ -63,10 +74,29 @@ class Choices:
     verbs: frozenset[str] = frozenset()  # lower-case words used mostly as verbs
     words: frozenset[str] = frozenset()  # words abstracts commonly write in lower case
 
+    @staticmethod
+    @cache
+    def shipped() -> Choices:
+        """The parameters in generator/data, read once."""
+        return parse(*_read_data("choices.yml", "title_words.tsv", "verbs.txt", "words.txt"))
+
 
 def _linear(data: Mapping[str, Any] | None) -> Linear:
     data = data or {}
     return Linear(float(data.get("bias", 0.0)), {str(k): float(v) for k, v in (data.get("weights") or {}).items()})
+
+
+_override: Choices | None = None
+
+
+def choices() -> Choices:
+    return _override if _override is not None else Choices.shipped()
+
+
+def use(parameters: Choices | None) -> None:
+    """Derive with these parameters from now on (None: the shipped ones again)."""
+    global _override
+    _override = parameters
 
 
 def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt: str = "") -> Choices:
@@ -84,25 +114,115 @@ def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt
     )
 
 
-_override: Choices | None = None
+@dataclass(frozen=True)
+class TagModel:
+    """P(the tag is among the author keywords | its mentions); kept at or above `threshold`.
+    A tag too common in a collection stays on the papers that score at least `central`. A
+    tag named once is shown as a tag only if it is in `kept_named_once`, or is of more words and
+    its evidence reaches `central` or the title names it (enrich.tags.in_passing, named_once).
+    A key phrase in `generic_phrases` (normalised: 'deep neural network') is one that many
+    abstracts write and almost no author gives as a keyword: it is never a tag of its own
+    (enrich.tags.grouping_tags; decision 0020). Features: enrich.tagevidence."""
+
+    linear: Linear = Linear()
+    threshold: float = 0.0
+    central: float = 1.0
+    kept_named_once: frozenset[str] = frozenset()
+    generic_phrases: frozenset[str] = frozenset()
+
+    @staticmethod
+    @cache
+    def shipped() -> TagModel:
+        """The model in generator/data/tag_evidence.yml, read once."""
+        return parse_tag_model(*_read_data("tag_evidence.yml"))
 
 
-@cache
-def _shipped() -> Choices:
-    data = resources.files("generator").joinpath("data")
-    return parse(
-        data.joinpath("choices.yml").read_text(encoding="utf-8"),
-        data.joinpath("title_words.tsv").read_text(encoding="utf-8"),
-        data.joinpath("verbs.txt").read_text(encoding="utf-8"),
-        data.joinpath("words.txt").read_text(encoding="utf-8"),
+def parse_tag_model(text: str) -> TagModel:
+    data = cast("dict[str, Any]", lexicon.load_yaml(text) or {})
+    weights = {str(k): float(v) for k, v in (data.get("weights") or {}).items()}
+    return TagModel(
+        Linear(float(data.get("bias", 0.0)), weights),
+        float(data.get("threshold", 0.0)),
+        float(data.get("central", 1.0)),
+        frozenset(str(tag) for tag in data.get("kept_named_once") or ()),
+        frozenset(str(phrase) for phrase in data.get("generic_phrases") or ()),
     )
 
 
-def choices() -> Choices:
-    return _override if _override is not None else _shipped()
+# The key-phrase score's features, in the order of PhraseModel.weights (link.keyphrases.features).
+PHRASE_FEATURES = (
+    "log_tf",
+    "idf",
+    "df_once",
+    "tf_once",
+    "words3",
+    "words4",
+    "first_at",
+    "cased",
+    "fragment",
+    "generic_head",
+    "keywordness",
+    "defined",
+    "known_keyword",
+)
 
 
-def use(parameters: Choices | None) -> None:
-    """Derive with these parameters from now on (None: the shipped ones again)."""
-    global _override
-    _override = parameters
+@dataclass(frozen=True)
+class PhraseModel:
+    """Is a candidate phrase one of the paper's author keywords (link.keyphrases)?"""
+
+    bias: float = 0.0
+    weights: tuple[float, ...] = (0.0,) * len(PHRASE_FEATURES)  # in PHRASE_FEATURES order
+    once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
+    words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
+    keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
+    object_verbs: frozenset[str] = frozenset()  # words abstracts put before an object ('plays' a role; `keyphrases.verb_phrases`)
+    _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
+
+    @staticmethod
+    @cache
+    def shipped() -> PhraseModel:
+        """The model in generator/data (keyphrase_evidence.yml, keyword_words.tsv, keyword_phrases.tsv,
+        object_verbs.txt), read once."""
+        return parse_phrase_model(*_read_data("keyphrase_evidence.yml", "keyword_words.tsv", "keyword_phrases.tsv", "object_verbs.txt"))
+
+    def keywordness(self, words: Sequence[str]) -> float:
+        """The mean value of the words (a plural as its singular; unknown words 0)."""
+        values = self._word_values
+        total = 0.0
+        for word in words:
+            value = values.get(word)
+            if value is None:
+                value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
+            total += value
+        return total / len(words)
+
+    @cached_property
+    def keyword_heads(self) -> frozenset[str]:
+        """The last words of the phrases authors gave as keywords (singular: `normalise_term`)."""
+        return frozenset(phrase.rsplit(" ", 1)[-1] for phrase in self.keywords)
+
+    def known_keyword(self, key: str) -> float:
+        """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
+        `normalise_term` form) as an author keyword."""
+        return 1.0 if key in self.keywords else 0.0
+
+    def probability(self, features: Sequence[float]) -> float:
+        score = self.bias + sum(map(mul, self.weights, features))
+        return logistic(score)
+
+
+def parse_phrase_model(evidence_yml: str, words_tsv: str, keywords_tsv: str = "", object_verbs_txt: str = "") -> PhraseModel:
+    data = cast("dict[str, Any]", lexicon.load_yaml(evidence_yml) or {})
+    weights = data.get("weights") or {}
+    unknown = set(weights) - set(PHRASE_FEATURES)
+    if unknown:
+        raise ValueError(f"keyphrase_evidence.yml: unknown features {sorted(unknown)} (expected {PHRASE_FEATURES})")
+    return PhraseModel(
+        float(data.get("bias", 0.0)),
+        tuple(float(weights.get(name, 0.0)) for name in PHRASE_FEATURES),
+        float(data.get("once", 1.0)),
+        lexicon.word_values(words_tsv),
+        {phrase: int(count) for phrase, count in lexicon.word_values(keywords_tsv).items()},
+        lexicon.word_list(object_verbs_txt),
+    )

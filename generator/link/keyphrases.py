@@ -10,47 +10,25 @@ capitals, whether it is only a piece of a longer candidate, whether it ends in a
 head ('framework', 'method'), how much likelier its words are in author keywords than
 in abstracts (`data/keyword_words.tsv`), whether the abstract defines an acronym for it
 ('test-time training (TTT)'), and whether a paper of the training corpora gives it as an
-author keyword (`data/keyword_phrases.tsv`). Parameters: `data/keyphrase_evidence.yml`.
+author keyword (`data/keyword_phrases.tsv`). Parameters: `data/keyphrase_evidence.yml`, read as
+`language.learned.PhraseModel`.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache
-from importlib import resources
-from operator import mul
+from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
-import yaml
 
 from generator.enrich.titlegate import third_person
 from generator.language import lexicon
-from generator.language.learned import choices, logistic
+from generator.language.learned import PhraseModel, choices, logistic
 from generator.language.textutil import singular
 
-FEATURES = (
-    "log_tf",
-    "idf",
-    "df_once",
-    "tf_once",
-    "words3",
-    "words4",
-    "first_at",
-    "cased",
-    "fragment",
-    "generic_head",
-    "keywordness",
-    "defined",
-    "known_keyword",
-)
 _GENERIC_HEADS = lexicon.words("generic_heads")
-
-# libyaml's safe loader when PyYAML has it: the learned file has thousands of weights.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 
 # First words that make a phrase a clause fragment, last words that leave it dangling.
 _NOT_PHRASE_START = lexicon.words("not_phrase_start")
@@ -185,42 +163,6 @@ _NOMINAL_GERUNDS = lexicon.words("nominal_gerunds")
 _COUNT = re.compile(r"\d+(?:[.,]\d+)*(?:[kmbt]|x|%)?$")  # '9b', '197k', '13', '2.5x' (lower case)
 
 
-@dataclass(frozen=True)
-class PhraseModel:
-    bias: float = 0.0
-    weights: tuple[float, ...] = (0.0,) * len(FEATURES)  # in FEATURES order
-    once: float = 1.0  # a phrase no other abstract uses, used once, needs this probability
-    words: Mapping[str, float] = field(default_factory=dict)  # word -> log(rate in keywords / rate in abstracts)
-    keywords: Mapping[str, int] = field(default_factory=dict)  # phrase (`normalise_term`) -> papers giving it as a keyword
-    object_verbs: frozenset[str] = frozenset()  # words abstracts put before an object ('plays' a role; `verb_phrases`)
-    _word_values: dict = field(default_factory=dict, compare=False, repr=False)  # a phrase word -> its value, as looked up
-
-    def keywordness(self, words: Sequence[str]) -> float:
-        """The mean value of the words (a plural as its singular; unknown words 0)."""
-        values = self._word_values
-        total = 0.0
-        for word in words:
-            value = values.get(word)
-            if value is None:
-                value = values[word] = self.words.get(singular(word) if word.endswith("s") else word, 0.0)
-            total += value
-        return total / len(words)
-
-    @cached_property
-    def keyword_heads(self) -> frozenset[str]:
-        """The last words of the phrases authors gave as keywords (singular: `normalise_term`)."""
-        return frozenset(phrase.rsplit(" ", 1)[-1] for phrase in self.keywords)
-
-    def known_keyword(self, key: str) -> float:
-        """1.0 when some paper of the training corpora gives the phrase (a candidate key, in
-        `normalise_term` form) as an author keyword."""
-        return 1.0 if key in self.keywords else 0.0
-
-    def probability(self, features: Sequence[float]) -> float:
-        score = self.bias + sum(map(mul, self.weights, features))
-        return logistic(score)
-
-
 def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
     """For each key, the most occurrences of a candidate one word longer that contains it:
     'connected layers' is only a piece of 'fully connected layers' when both occur alike."""
@@ -245,7 +187,7 @@ def _singular(word: str) -> str:
 def features(
     key: str, spelling: str, count: int, position: float, df: int, n: int, longer: int, model: PhraseModel, defined: bool = False
 ) -> tuple[float, ...]:
-    """The named features of one candidate (FEATURES order); `position` in [0, 1); `defined`:
+    """The named features of one candidate (learned.PHRASE_FEATURES order); `position` in [0, 1); `defined`:
     the abstract defines an acronym for the phrase."""
     words = key.split()
     return (
@@ -288,7 +230,7 @@ def probabilities(
 ) -> list[float]:
     """model.probability(features(...)) of many candidates at once, without building the
     features (link scores ~150,000 at 4,200 papers). `positions` in [0, 1); `defined`: the
-    abstract defines an acronym for the phrase. The terms are added in FEATURES order,
+    abstract defines an acronym for the phrase. The terms are added in PHRASE_FEATURES order,
     element by element, each logarithm and the logistic by `math`: the very floats a
     candidate scored alone gets, whatever the batch."""
     w = model.weights
@@ -330,38 +272,11 @@ def _keywordness(model: PhraseModel, words: list[list[str]], sizes: np.ndarray) 
     return total / sizes
 
 
-def parse(evidence_yml: str, words_tsv: str, keywords_tsv: str = "", object_verbs_txt: str = "") -> PhraseModel:
-    data = yaml.load(evidence_yml, Loader=_LOADER) or {}
-    weights = data.get("weights") or {}
-    unknown = set(weights) - set(FEATURES)
-    if unknown:
-        raise ValueError(f"keyphrase_evidence.yml: unknown features {sorted(unknown)} (expected {FEATURES})")
-    return PhraseModel(
-        float(data.get("bias", 0.0)),
-        tuple(float(weights.get(name, 0.0)) for name in FEATURES),
-        float(data.get("once", 1.0)),
-        lexicon.word_values(words_tsv),
-        {phrase: int(count) for phrase, count in lexicon.word_values(keywords_tsv).items()},
-        lexicon.word_list(object_verbs_txt),
-    )
-
-
 _override: PhraseModel | None = None
 
 
-@cache
-def _shipped() -> PhraseModel:
-    data = resources.files("generator").joinpath("data")
-    return parse(
-        data.joinpath("keyphrase_evidence.yml").read_text(encoding="utf-8"),
-        data.joinpath("keyword_words.tsv").read_text(encoding="utf-8"),
-        data.joinpath("keyword_phrases.tsv").read_text(encoding="utf-8"),
-        data.joinpath("object_verbs.txt").read_text(encoding="utf-8"),
-    )
-
-
 def phrase_model() -> PhraseModel:
-    return _override if _override is not None else _shipped()
+    return _override if _override is not None else PhraseModel.shipped()
 
 
 def use(model: PhraseModel | None) -> None:

@@ -12,6 +12,7 @@ import pytest
 from generator.enrich import tagevidence
 from generator.enrich.paper import enrich
 from generator.enrich.tagging import vocabulary
+from generator.language import learned
 from generator.model import Origin, Record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,11 +66,11 @@ def test_a_tag_applies_only_when_the_paper_is_about_it(abstract, tag, has_it):
 
 def test_the_shipped_evidence_loads_and_speaks_of_vocabulary_tags():
     text = resources.files("generator").joinpath("data").joinpath("tag_evidence.yml").read_text(encoding="utf-8")
-    model = tagevidence.parse(text)
+    model = learned.parse_tag_model(text)
     assert 0.0 < model.threshold < model.central < 1.0
     tags = {name.removeprefix("tag=") for name in model.linear.weights if name.startswith("tag=")}
     assert tags and tags <= set(vocabulary().tag_area), tags - set(vocabulary().tag_area)
-    assert tagevidence.parse(text) == model  # parsing is pure: same text, same model
+    assert learned.parse_tag_model(text) == model  # parsing is pure: same text, same model
 
 
 def test_evidence_features_say_where_and_how_a_tag_is_mentioned():
@@ -137,7 +138,7 @@ def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads()
     from generator.link import keyphrases
 
     model = keyphrases.phrase_model()
-    assert 0.0 < model.once < 1.0 and len(model.weights) == len(keyphrases.FEATURES)
+    assert 0.0 < model.once < 1.0 and len(model.weights) == len(learned.PHRASE_FEATURES)
     candidates = (
         ("fully connected layer", "fully connected layers", 2),
         ("connected layer", "connected layers", 2),
