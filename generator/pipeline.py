@@ -40,17 +40,13 @@ EMBED_ASIDE_FROM = 200
 
 
 def _prepare_passes() -> None:
-    """Import what linking and rendering use and load their models while enrich's workers run:
-    this process would only wait for them meanwhile (decision 0007)."""
+    """Import what linking and rendering use while enrich's workers run: this process would
+    only wait for them meanwhile (decision 0007). (Their learned models are loaded already:
+    `load` loads them all before the workers fork.)"""
     import generator.explore.topics
     import generator.link.corpus
     import generator.render.site
     import generator.runtime.map_process  # noqa: F401
-    from generator.enrich.tagevidence import tag_model
-    from generator.link.keyphrases import phrase_model
-
-    phrase_model()
-    tag_model()
 
 
 def _load_meaning_table() -> None:
@@ -130,13 +126,11 @@ def merged_as_read(records: Iterable[Record], report: Report) -> Iterator[tuple[
 def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCache, session: Session | None = None) -> list[Paper]:
     """The papers of `files`: from the caches, or derived by workers that start on the first
     records while the rest are read (decision 0007)."""
+    from generator.enrich.models import Models
     from generator.enrich.paper import enrich_batch, paper_id
-    from generator.enrich.tagevidence import tag_model
-    from generator.enrich.tagging import vocabulary
-    from generator.language.learned import choices
     from generator.runtime.parallel import Feed
 
-    vocabulary(), choices(), tag_model()  # the learned data, loaded once before the workers fork
+    Models.shipped()  # the learned data, loaded once before the workers fork
     records = records_as_read(
         files,
         report,
@@ -145,8 +139,12 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
         session.readable if session is not None else None,  # under serve a file that cannot be read keeps its last records
     )
     merged, cached = [], []
-    # Each record travels with its id, worked out here when duplicates were merged.
-    with Feed(cast("Callable[[list[tuple[Record, str]]], list[Paper]]", lambda batch: enrich_batch(*zip(*batch)))) as missing:
+
+    def enriched(batch: list[tuple[Record, str]]) -> list[Paper]:
+        # Each record travels with its id, worked out here when duplicates were merged.
+        return enrich_batch([record for record, _ in batch], [key for _, key in batch])
+
+    with Feed(enriched) as missing:
         for record, duplicates in merged_as_read(records, report):
             key, paper = run_cache.paper(record)
             merged.append((record, duplicates))

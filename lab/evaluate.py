@@ -34,13 +34,15 @@ from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from generator import options
+from generator.enrich.models import Models
 from generator.enrich.names import looks_like_name
 from generator.enrich.paper import enrich
-from generator.enrich.tagging import mentions, normalise_keyword
+from generator.enrich.tagging import Vocabulary, mentions, normalise_keyword
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS
 from generator.enrich.titlegate import name_follows, title_defects
 from generator.enrich.titles import MAX_PAIR_WORDS, and_pair
 from generator.errors import InputError, Report
+from generator.language.learned import Choices
 from generator.language.meaning.source import Source
 from generator.language.textutil import fold, normalise_term, sentences, singular
 from generator.link.aboutness import Aboutness
@@ -88,15 +90,16 @@ class TitleName:
     colon: bool  # the title leads with it: 'BEARCUBS: A benchmark ...'
 
 
-def real_title_name(title: str) -> TitleName | None:
-    """The name a real title carries: a one-token prefix before ':', else a name-like word."""
+def real_title_name(title: str, choices: Choices | None = None) -> TitleName | None:
+    """The name a real title carries: a one-token prefix before ':', else a name-like word
+    (`names.looks_like_name` by `choices`; None: the shipped ones)."""
     if ":" in title:
         prefix = title.split(":", 1)[0].strip()
         if prefix and len(prefix.split()) == 1 and any(c.isalnum() for c in prefix):
             return TitleName(prefix, True)
     for word in title.split():
         word = word.strip(_TITLE_PUNCTUATION)
-        if looks_like_name(word):
+        if looks_like_name(word, choices):
             return TitleName(word.strip(".-"), False)
     return None
 
@@ -143,13 +146,13 @@ def title_contains_name(title: str, name: str) -> bool:
     return contains(name_tokens(title), name_tokens(name))
 
 
-def name_hit(name: str, expansion: str | None, real: str) -> bool:
+def name_hit(name: str, expansion: str | None, real: str, choices: Choices | None = None) -> bool:
     """The real title carries this name, or spells it out without a colon name of its own
     ('VBLL' with its expansion for 'Variational Bayesian Last Layers'; not 'ZSAD' for
     'AnomalyCLIP: Adapting CLIP for Zero-shot Anomaly Detection')."""
     if title_contains_name(real, name):
         return True
-    real_name = real_title_name(real)
+    real_name = real_title_name(real, choices)
     return bool(expansion) and not (real_name and real_name.colon) and contains(term_tokens(real), term_tokens(cast(str, expansion)))
 
 
@@ -187,17 +190,18 @@ class KeywordMatch:
     lenient: bool
 
 
-def match_keyword(keyword: str, abstract: Sequence[str], terms: Iterable[str]) -> KeywordMatch:
+def match_keyword(keyword: str, abstract: Sequence[str], terms: Iterable[str], vocab: Vocabulary | None = None) -> KeywordMatch:
     """How one author keyword fares: in the abstract at all? shown by a tag or key phrase?
 
     `abstract` is the abstract's term tokens, `terms` the tags and key phrases the page shows.
     Exact: a term is the keyword, or the term the vocabulary spells it as ('LLMs' -> 'large
     language models'), whether the page shows it as a tag or a key phrase (issue 33 moves some
     tags to key phrases: the reader still sees the term). Lenient: one contains the other.
+    `vocab`: the vocabulary that spells it (None: the shipped one).
     """
     key = term_tokens(keyword)
     term_keys = [term_tokens(t) for t in terms]
-    by_vocabulary = term_tokens(normalise_keyword(keyword))
+    by_vocabulary = term_tokens(normalise_keyword(keyword, vocab))
     exact = key in term_keys or (bool(by_vocabulary) and by_vocabulary in term_keys)
     lenient = exact or any(t and (contains(key, t) or contains(t, key)) for t in term_keys)
     return KeywordMatch(contains(abstract, key), exact, lenient)
@@ -280,13 +284,15 @@ def derive(
     related_by: str = "lexical",
     mixing: Mixing | None = None,
     aboutness: Aboutness | None = None,
+    models: Models | None = None,
 ) -> tuple[list[Paper], dict[str, float]]:
     """Run enrich and link on the hidden records; papers come back in record order. `related_by`
     as a build's (generator.pipeline.Settings), meaning vectors mixed as `mixing` says (by default
     as fitted for the source; derived tags checked against `aboutness`, by default as fitted for
-    the source, link.aboutness); the time to embed is not counted in link's."""
+    the source, link.aboutness); the time to embed is not counted in link's. `models`: the learned
+    models (None: the shipped ones; the lab's training passes the ones it fitted)."""
     start = time.perf_counter()
-    papers = [enrich(hide(r)) for r in records]
+    papers = [enrich(hide(r), models) for r in records]
     enriched = time.perf_counter()
     source = meaning_source_of(related_by)
     meanings = paper_meanings(papers, source, Report()) if source is not None else None
@@ -296,7 +302,7 @@ def derive(
     if aboutness is None:
         aboutness = fitted_aboutness_for(source)
     papers = link(
-        papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing, aboutness=aboutness
+        papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing, aboutness=aboutness, models=models
     )  # as a one-off run forks
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}
@@ -325,7 +331,8 @@ def load(path: Path, limit: int | None = None) -> list[Record]:
 # --- Scoring --------------------------------------------------------------------------
 
 
-def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
+def title_metrics(papers: Sequence[Paper], records: Sequence[Record], models: Models | None = None) -> list[Metric]:
+    choices = (models or Models.shipped()).choices
     colon_hits, any_hits, precision_hits, derived_named, real_colon = [], [], [], [], []
     f1s, derived_words, real_words = [], [], []
     derived_leads: list[bool] = []
@@ -337,7 +344,7 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
             derived_leads.append(right_lead)
         if title_lead(real):
             real_leads.append(right_lead)
-        name = real_title_name(real)
+        name = real_title_name(real, choices)
         real_colon.append(bool(name and name.colon))
         if name:
             hit = title_contains_name(paper.title, name.name)
@@ -348,7 +355,7 @@ def title_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Me
         derived_named.append(lead is not None)
         if lead:
             expansion = next((a.long for a in paper.acronyms if a.short == lead), None)
-            precision_hits.append(name_hit(lead, expansion, real))
+            precision_hits.append(name_hit(lead, expansion, real, choices))
         f1s.append(rouge1_f1(paper.title, real))
         derived_words.append(len(paper.title.split()))
         real_words.append(len(real.split()))
@@ -375,8 +382,9 @@ def shown_name(paper: Paper) -> str | None:
     return name if name and (title.startswith(name) or name_follows(title, name)) else None
 
 
-def defect_metrics(papers: Sequence[Paper]) -> list[Metric]:
-    found = [title_defects(p.title, shown_name(p)) for p in papers]
+def defect_metrics(papers: Sequence[Paper], models: Models | None = None) -> list[Metric]:
+    choices = (models or Models.shipped()).choices
+    found = [title_defects(p.title, shown_name(p), choices) for p in papers]
     kinds = Counter(kind for defects in found for kind in defects)
     return [
         Metric("defect_rate", "titles with a defect", _share([bool(d) for d in found])),
@@ -384,7 +392,8 @@ def defect_metrics(papers: Sequence[Paper]) -> list[Metric]:
     ]
 
 
-def keyword_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[Metric]:
+def keyword_metrics(papers: Sequence[Paper], records: Sequence[Record], models: Models | None = None) -> list[Metric]:
+    vocab = (models or Models.shipped()).vocabulary
     matches: list[KeywordMatch] = []
     tag_hits: list[bool] = []
     for paper, record in zip(papers, records):
@@ -392,7 +401,7 @@ def keyword_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
             continue
         abstract = term_tokens(paper.text)
         terms = [*paper.tags, *paper.keyphrases]
-        matches.extend(match_keyword(k, abstract, terms) for k in record.keywords)
+        matches.extend(match_keyword(k, abstract, terms, vocab) for k in record.keywords)
         tag_hits.extend(tag_matches_keywords(t, record.keywords) for t in paper.tags)
     reachable = [m for m in matches if m.reachable]
     return [
@@ -411,12 +420,12 @@ def occurrences(haystack: Sequence[str], needle: Sequence[str]) -> int:
     return sum(1 for i in range(len(haystack) - n + 1) if tuple(haystack[i : i + n]) == tuple(needle)) if n else 0
 
 
-def broad_once(paper: Paper) -> bool:
+def broad_once(paper: Paper, vocab: Vocabulary | None = None) -> bool:
     """The paper carries a broad tag (one word: 'evaluation', 'optimization', 'sampling') that
     its abstract names at most once, by any of the tag's spellings ('robot' names 'robotics'):
     named in passing, most likely, not what it is about (issue 33). Given keywords do not count."""
     abstract = term_tokens(paper.text)
-    named = Counter(mention.tag for mention in mentions(paper.text))
+    named = Counter(mention.tag for mention in mentions(paper.text, vocab))
     for tag in paper.tags:
         key = term_tokens(tag)
         if len(key) == 1 and tag not in paper.given_tags and max(occurrences(abstract, key), named[tag]) <= 1:
@@ -424,7 +433,8 @@ def broad_once(paper: Paper) -> bool:
     return False
 
 
-def tag_health(papers: Sequence[Paper]) -> list[Metric]:
+def tag_health(papers: Sequence[Paper], models: Models | None = None) -> list[Metric]:
+    vocab = (models or Models.shipped()).vocabulary
     counts = [len(p.tags) for p in papers]
     usage = Counter(tag for p in papers for tag in dict.fromkeys(p.tags))
     largest_tag, largest = min(usage.items(), key=lambda item: (-item[1], item[0])) if usage else ("", 0)
@@ -437,7 +447,7 @@ def tag_health(papers: Sequence[Paper]) -> list[Metric]:
         Metric("distinct_tags", "distinct tags", len(usage), "count"),
         Metric("papers_per_tag", "papers per tag (mean)", sum(usage.values()) / len(usage) if usage else None, "mean"),
         Metric("singleton_tags", "tags used by one paper only", _share([c == 1 for c in usage.values()])),
-        Metric("broad_once", "papers with a one-word tag named at most once", _share([broad_once(p) for p in papers])),
+        Metric("broad_once", "papers with a one-word tag named at most once", _share([broad_once(p, vocab) for p in papers])),
         Metric("largest_tag_share", "largest tag's share of papers", largest / n if n else None),
         Metric("largest_tag", "largest tag", largest_tag, "text"),
         *(
@@ -466,7 +476,7 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
     return metrics
 
 
-def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
+def usable_reason(reason: str, a: Paper, b: Paper, choices: Choices | None = None) -> bool:
     """A reason a reader can use, found on one of the two pages (issue 52): a tag or key phrase
     either page shows, their area, or a name (either paper's, or name-like); never a term either
     page hides as too broad or cut (Paper.hidden_terms: 'robotics' at CoRL, 'offline
@@ -475,7 +485,7 @@ def usable_reason(reason: str, a: Paper, b: Paper) -> bool:
     if key in {normalise_term(t) for p in (a, b) for t in p.hidden_terms}:
         return False
     shown = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
-    return key in shown or reason in (a.name, b.name, a.area) or looks_like_name(reason)
+    return key in shown or reason in (a.name, b.name, a.area) or looks_like_name(reason, choices)
 
 
 def random_neighbours(n: int, k: int, seed: int) -> list[list[int]]:
@@ -528,7 +538,10 @@ def best_lift(keys: Sequence[set[str]], related: int, random_overlap: float | No
     return best / random_overlap if best is not None else None
 
 
-def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related: int, seed: int) -> list[Metric]:
+def related_metrics(
+    papers: Sequence[Paper], records: Sequence[Record], related: int, seed: int, models: Models | None = None
+) -> list[Metric]:
+    choices = (models or Models.shipped()).choices
     index: dict[str, int] = {}
     for i, paper in enumerate(papers):
         index.setdefault(paper.id, i)
@@ -565,7 +578,7 @@ def related_metrics(papers: Sequence[Paper], records: Sequence[Record], related:
         Metric(
             "reason_quality",
             "reasons shown on one of the two pages (tags, key phrases, names, area), none hidden",
-            _share([usable_reason(r, a, b) for a, b, r in reasons]),
+            _share([usable_reason(r, a, b, choices) for a, b, r in reasons]),
         ),
         Metric("reasons_per_link", "reasons per related link (mean)", len(reasons) / max(1, sum(len(p.related) for p in papers)), "mean"),
         Metric("links_without_reason", "related links that show no reason", _share([not r.reasons for p in papers for r in p.related])),
@@ -591,17 +604,19 @@ def evaluate_records(
     examples: int = 0,
     related_by: str = "lexical",
     aboutness: Aboutness | None = None,
+    models: Models | None = None,
 ) -> CorpusResult:
-    """Derive the hidden records as `derive` does and score every section against them."""
-    papers, seconds = derive(records, related, related_by, aboutness=aboutness)
+    """Derive the hidden records as `derive` does and score every section against them, the
+    names, tags and titles judged by the same `models` (None: the shipped ones)."""
+    papers, seconds = derive(records, related, related_by, aboutness=aboutness, models=models)
     result = CorpusResult(name, len(papers))
-    result.sections["titles"] = title_metrics(papers, records)
-    result.sections["title defects"] = defect_metrics(papers)
+    result.sections["titles"] = title_metrics(papers, records, models)
+    result.sections["title defects"] = defect_metrics(papers, models)
     if keyword_kind(records) == "author":
-        result.sections["keywords"] = keyword_metrics(papers, records)
-    result.sections["tags"] = tag_health(papers)
+        result.sections["keywords"] = keyword_metrics(papers, records, models)
+    result.sections["tags"] = tag_health(papers, models)
     result.sections["summary"] = summary_metrics(papers, records)
-    result.sections["related"] = related_metrics(papers, records, related, seed)
+    result.sections["related"] = related_metrics(papers, records, related, seed, models)
     result.sections["time"] = [
         Metric("enrich_seconds", "enrich", seconds["enrich"], "seconds"),
         Metric("embed_seconds", "embed (0 when cached)", seconds["embed"], "seconds"),

@@ -38,13 +38,10 @@ def derived_corpus(corpus_dir: Path, name: str, corpora: dict, related_by: str =
     related.yml and aboutness.yml, without_venue)."""
     records = load(corpus_dir / f"{name}.jsonl")
     held_out = train_tags.venue(name)
-    train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).use()
-    try:
-        source = meaning_source_of(related_by)
-        mixing = similar.mixing_without(held_out, source.name if source is not None else None)
-        papers, _ = derive(records, related_by=related_by, mixing=mixing, aboutness=fitted_aboutness_for(source, held_out))
-    finally:
-        train_tags.use_shipped()
+    models = train_tags.train({k: r for k, r in corpora.items() if train_tags.venue(k) != held_out}).models()
+    source = meaning_source_of(related_by)
+    mixing = similar.mixing_without(held_out, source.name if source is not None else None)
+    papers, _ = derive(records, related_by=related_by, mixing=mixing, aboutness=fitted_aboutness_for(source, held_out), models=models)
     return records, papers
 
 

@@ -12,11 +12,12 @@ title, then the real one. The output is text to read; nothing is scored.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from generator.language import learned
+from generator.enrich.models import Models
 from lab import train
 from lab.evaluate import derive, load
 
@@ -31,9 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def main(name: str, corpus_dir: Path, seed: int, count: int) -> None:
     held_out = train.venue(name)
     examples = [e for e in train.extract(corpus_dir) if train.venue(e.corpus) != held_out]
-    learned.use(train.train(examples))
+    models = replace(Models.shipped(), choices=train.train(examples))
     records = load(corpus_dir / f"{name}.jsonl")
-    papers, _ = derive(records)
+    papers, _ = derive(records, models=models)
     for number, i in enumerate(sorted(random.Random(seed).sample(range(len(records)), min(count, len(records)))), 1):
         click.echo(f"{number}. {papers[i].title} — real: {records[i].title}")
 

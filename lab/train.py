@@ -48,6 +48,7 @@ from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression, Ridge
 
 from generator.enrich.features import content_words, name_features, phrase_features, sentence_features, word_counts
+from generator.enrich.models import Models
 from generator.enrich.names import NOT_INTRODUCED, find_acronyms, name_candidates
 from generator.enrich.paper import _bold_words
 from generator.enrich.titlegate import third_person
@@ -240,22 +241,19 @@ def choose_lead_threshold(model: learned.Linear, rows: list[tuple[dict, bool]], 
     return chosen
 
 
-def propose(example: Example) -> Example:
-    """The rules' name and phrase candidates, with the word lists in use (`learned.use`)."""
+def propose(example: Example, lists: learned.Choices) -> Example:
+    """The rules' name and phrase candidates, by the word lists of `lists`."""
     text, bold, acronyms, urls = example.proposal
-    names = name_candidates(text, bold, acronyms, frozenset(), urls=urls)
-    return replace(example, names=names, phrases=descriptor_candidates(example.text, names))
+    names = name_candidates(text, bold, acronyms, frozenset(), urls=urls, choices=lists)
+    return replace(example, names=names, phrases=descriptor_candidates(example.text, names, lists))
 
 
 def train(examples: list[Example]) -> learned.Choices:
     words, verb_list, common = titleness(examples), verbs(examples), common_words(examples)
     # Candidates depend on the word lists (a subject ends at its verb; 'REcipe' is a common
     # word): propose them with these.
-    learned.use(learned.Choices(titleness=words, verbs=verb_list, words=common))
-    try:
-        examples = [propose(e) for e in examples]
-    finally:
-        learned.use(None)
+    lists = learned.Choices(titleness=words, verbs=verb_list, words=common)
+    examples = [propose(e, lists) for e in examples]
     rows, labels = [], []
     for example in examples:
         for features, label in name_rows(example):
@@ -344,16 +342,14 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool) -> None:
     if report:
         results = {}
         for held_out in sorted({venue(c) for c in corpora}):
-            choices = train([e for e in examples if venue(e.corpus) != held_out])
-            learned.use(choices)
+            models = replace(Models.shipped(), choices=train([e for e in examples if venue(e.corpus) != held_out]))
             for corpus in [c for c in corpora if venue(c) == held_out]:
-                result = evaluate_records(corpus, _records(corpus_dir, corpus))
+                result = evaluate_records(corpus, _records(corpus_dir, corpus), models=models)
                 results[corpus] = {"trained_on": f"all venues but {held_out}", **result.to_json()}
                 titles = result.to_json()["titles"]
                 click.echo(
                     f"{corpus:10} (without {held_out}): " + ", ".join(f"{k} {v:.3f}" for k, v in titles.items() if isinstance(v, float))
                 )
-            learned.use(None)
         report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         click.echo(f"leave-one-venue-out report written to {report}")
     if write_files:

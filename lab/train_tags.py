@@ -44,6 +44,7 @@ from generator.enrich import (
     tagevidence,
     tagging,
 )
+from generator.enrich.models import Models
 from generator.enrich.names import find_acronyms
 from generator.enrich.tagging import candidate_phrases, mentions, normalise_keyword
 from generator.enrich.tags import one_word
@@ -120,50 +121,46 @@ def learn_vocabulary(corpora: dict[str, list]) -> dict[str, dict[str, list[str]]
     """{area: {tag: [spelling]}} for frequent author keywords the vocabulary does not know; a
     keyword that only inflects a curated spelling differently becomes one of its spellings.
     The area: the one the generator gives most of the papers giving the keyword."""
-    tagging.use_learned({})
-    try:
-        vocab = tagging.vocabulary()
-        given: dict[tuple[str, ...], dict[str, set[int]]] = {}
-        forms: dict[tuple[str, ...], list[str]] = {}
-        texts = []
-        for corpus, records in corpora.items():
-            for record in records:
-                index = len(texts)
-                texts.append(markup.to_plain(markup.segments(record.abstract)))
-                for keyword in record.keywords:
-                    key = term_tokens(keyword)
-                    if len(key) < LEARNED_MIN_WORDS or normalise_keyword(keyword) in vocab.tag_area or key in vocab.folded:
-                        continue
-                    given.setdefault(key, {}).setdefault(corpus, set()).add(index)
-                    forms.setdefault(key, []).append(normalise_keyword(keyword))
-        frequent = {
-            key: set().union(*by_corpus.values())
-            for key, by_corpus in given.items()
-            if len(by_corpus) >= LEARNED_MIN_CORPORA and sum(map(len, by_corpus.values())) >= LEARNED_MIN_PAPERS
-        }
-        tokens = [term_tokens(text) for text in texts]
-        order = {area.slug: i for i, area in enumerate(vocab.areas)}
-        learned: dict[str, dict[str, list[str]]] = {}
-        for key in sorted(frequent):
-            mentioning = [i for i, t in enumerate(tokens) if contains(t, key)]
-            hits = [i for i in mentioning if i in frequent[key]]
-            if not mentioning or len(hits) < LEARNED_MIN_PAPERS or len(hits) / len(mentioning) < LEARNED_MIN_PRECISION:
-                continue
-            variant = _variant_of(key, vocab)
-            if variant:  # 'robot manipulation' is a spelling of robotic manipulation
-                learned.setdefault(vocab.tag_area[variant], {}).setdefault(variant, []).append(" ".join(key))
-                continue
-            # The area the generator would give these papers (`tagging.area_of`), most often.
-            votes = Counter()
-            for i in frequent[key]:
-                hits = Counter(m.tag for m in mentions(texts[i]))
-                votes[tagging.area_of(texts[i], tuple(hits), None, hits)] += 1
-            area = next(a.slug for a in vocab.areas if a.name == min(votes, key=lambda a: (-votes[a], a)))
-            name = min(Counter(forms[key]).items(), key=lambda item: (-item[1], item[0]))[0]
-            learned.setdefault(area, {}).setdefault(name, []).append(" ".join(key))
-        return {area: dict(sorted(tags.items())) for area, tags in sorted(learned.items(), key=lambda item: order[item[0]])}
-    finally:
-        tagging.use_learned(None)
+    vocab = tagging.vocabulary_with({})  # without learned tags
+    given: dict[tuple[str, ...], dict[str, set[int]]] = {}
+    forms: dict[tuple[str, ...], list[str]] = {}
+    texts = []
+    for corpus, records in corpora.items():
+        for record in records:
+            index = len(texts)
+            texts.append(markup.to_plain(markup.segments(record.abstract)))
+            for keyword in record.keywords:
+                key = term_tokens(keyword)
+                if len(key) < LEARNED_MIN_WORDS or normalise_keyword(keyword, vocab) in vocab.tag_area or key in vocab.folded:
+                    continue
+                given.setdefault(key, {}).setdefault(corpus, set()).add(index)
+                forms.setdefault(key, []).append(normalise_keyword(keyword, vocab))
+    frequent = {
+        key: set().union(*by_corpus.values())
+        for key, by_corpus in given.items()
+        if len(by_corpus) >= LEARNED_MIN_CORPORA and sum(map(len, by_corpus.values())) >= LEARNED_MIN_PAPERS
+    }
+    tokens = [term_tokens(text) for text in texts]
+    order = {area.slug: i for i, area in enumerate(vocab.areas)}
+    learned: dict[str, dict[str, list[str]]] = {}
+    for key in sorted(frequent):
+        mentioning = [i for i, t in enumerate(tokens) if contains(t, key)]
+        hits = [i for i in mentioning if i in frequent[key]]
+        if not mentioning or len(hits) < LEARNED_MIN_PAPERS or len(hits) / len(mentioning) < LEARNED_MIN_PRECISION:
+            continue
+        variant = _variant_of(key, vocab)
+        if variant:  # 'robot manipulation' is a spelling of robotic manipulation
+            learned.setdefault(vocab.tag_area[variant], {}).setdefault(variant, []).append(" ".join(key))
+            continue
+        # The area the generator would give these papers (`tagging.area_of`), most often.
+        votes = Counter()
+        for i in frequent[key]:
+            hits = Counter(m.tag for m in mentions(texts[i], vocab))
+            votes[tagging.area_of(texts[i], tuple(hits), None, hits, vocab)] += 1
+        area = next(a.slug for a in vocab.areas if a.name == min(votes, key=lambda a: (-votes[a], a)))
+        name = min(Counter(forms[key]).items(), key=lambda item: (-item[1], item[0]))[0]
+        learned.setdefault(area, {}).setdefault(name, []).append(" ".join(key))
+    return {area: dict(sorted(tags.items())) for area, tags in sorted(learned.items(), key=lambda item: order[item[0]])}
 
 
 def _variant_of(key: tuple[str, ...], vocab) -> str | None:
@@ -175,7 +172,11 @@ def _variant_of(key: tuple[str, ...], vocab) -> str | None:
     return None
 
 
-def extract(corpora: dict[str, list]) -> list[Candidate]:
+def extract(corpora: dict[str, list], models: Models | None = None) -> list[Candidate]:
+    """Every candidate tag of every paper with author keywords, by the vocabulary of `models`
+    (None: the shipped models)."""
+    models = models or Models.shipped()
+    vocab = models.vocabulary
     rows = []
     paper = 0
     for corpus, records in corpora.items():
@@ -183,9 +184,9 @@ def extract(corpora: dict[str, list]) -> list[Candidate]:
             if not record.keywords:
                 continue
             text = markup.to_plain(markup.segments(record.abstract))
-            by_vocabulary = frozenset(normalise_keyword(k) for k in record.keywords)
+            by_vocabulary = frozenset(normalise_keyword(k, vocab) for k in record.keywords)
             keys = {term_tokens(k) for k in record.keywords}
-            for tag, row in tagevidence.features(text, mentions(text)).items():
+            for tag, row in tagevidence.features(text, mentions(text, vocab), models).items():
                 exact = tag in by_vocabulary or term_tokens(tag) in keys
                 rows.append(Candidate(corpus, paper, tag, row, labelled(tag, record.keywords, by_vocabulary), exact))
             paper += 1
@@ -329,20 +330,19 @@ def main(corpus_dir: Path, report: Path | None, write_files: bool, related_by: s
         venues = sorted({venue(c) for c in corpora})
         for held_out in venues:
             training = {name: records for name, records in corpora.items() if venue(name) != held_out}
-            train(training).use()
+            models = train(training).models()
             aboutness = fitted_aboutness_for(source, held_out)
             for corpus in [c for c in corpora if venue(c) == held_out]:
-                result = evaluate_records(corpus, corpora[corpus], related_by=related_by, aboutness=aboutness)
+                result = evaluate_records(corpus, corpora[corpus], related_by=related_by, aboutness=aboutness, models=models)
                 results[corpus] = {"trained_on": f"keyword venues but {held_out}", **result.to_json()}
                 click.echo(f"{corpus:10} (without {held_out}): {_line(results[corpus])}")
-        train(corpora).use()
+        models = train(corpora).models()
         for path in sorted(corpus_dir.glob("ijcai*.jsonl")):
             result = evaluate_records(
-                path.stem, read_file(path, Report()), related_by=related_by, aboutness=fitted_aboutness_for(source, "ijcai")
+                path.stem, read_file(path, Report()), related_by=related_by, aboutness=fitted_aboutness_for(source, "ijcai"), models=models
             )
             results[path.stem] = {"trained_on": "every keyword venue (none is ijcai)", **result.to_json()}
             click.echo(f"{path.stem:10} (keyword venues): {_line(results[path.stem])}")
-        use_shipped()
         report.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         click.echo(f"leave-one-venue-out report written to {report}")
     if write_files:
@@ -357,28 +357,18 @@ class Trained:
     tags: TagModel
     phrases: PhraseModel
 
-    def use(self) -> None:
-        tagging.use_learned(self.learned)
-        tagevidence.use(self.tags)
-        keyphrases.use(self.phrases)
-
-
-def use_shipped() -> None:
-    tagging.use_learned(None)
-    tagevidence.use(None)
-    keyphrases.use(None)
+    def models(self) -> Models:
+        """The shipped models with these in place of the tag vocabulary, evidence and key-phrase score."""
+        return replace(Models.shipped(), tag_model=self.tags, vocabulary=tagging.vocabulary_with(self.learned), phrase_model=self.phrases)
 
 
 def train(corpora: dict[str, list]) -> Trained:
     """The learned vocabulary, the tag evidence fitted on the candidates it proposes, the
     key-phrase score."""
     learned = learn_vocabulary(corpora)
-    tagging.use_learned(learned)
-    try:
-        tags = replace(fit(extract(corpora)), generic_phrases=generic_phrases(corpora))
-        return Trained(learned, tags, fit_phrases(corpora))
-    finally:
-        tagging.use_learned(None)
+    with_learned = replace(Models.shipped(), vocabulary=tagging.vocabulary_with(learned))
+    tags = replace(fit(extract(corpora, with_learned)), generic_phrases=generic_phrases(corpora))
+    return Trained(learned, tags, fit_phrases(corpora))
 
 
 # --- Key phrases ------------------------------------------------------------------------

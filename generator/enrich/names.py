@@ -50,12 +50,13 @@ _NAMING = re.compile(
 )
 
 
-def looks_like_name(token: str) -> bool:
-    """Name-like: internal capitals or digits with letters, or all caps (PatchSAE, MM1.5, PPA)."""
-    return _looks_like_name(token, learned.choices().words)
+def looks_like_name(token: str, choices: learned.Choices | None = None) -> bool:
+    """Name-like: internal capitals or digits with letters, or all caps (PatchSAE, MM1.5, PPA);
+    no common word highlighted in capitals (`choices.words`; None: the shipped choices)."""
+    return _looks_like_name(token, (choices or learned.Choices.shipped()).words)
 
 
-@lru_cache(maxsize=65536)  # keyed by the word list too: training swaps the parameters in and out
+@lru_cache(maxsize=65536)  # keyed by the word list too: the lab passes the lists it trains
 def _looks_like_name(token: str, common_words: frozenset[str]) -> bool:
     token = token.strip(".-")
     if token.lower() == token or token in _SHOUTED:  # every rule below needs a capital letter; most words have none
@@ -80,12 +81,12 @@ def _looks_like_name(token: str, common_words: frozenset[str]) -> bool:
     return has_inner_capital or (has_digit and token[0].isupper()) or all_caps_part
 
 
-def find_acronyms(text: str) -> list[Acronym]:
+def find_acronyms(text: str, choices: learned.Choices | None = None) -> list[Acronym]:
     """'Proactive Privacy Amnesia (PPA)' -> Acronym('PPA', 'Proactive Privacy Amnesia')."""
     found: dict[str, Acronym] = {}
     for match in _SHORT_FORM.finditer(text):
         short = match.group(1).rstrip(".-")
-        if sum(c.isupper() for c in short) < 2 and not looks_like_name(short):
+        if sum(c.isupper() for c in short) < 2 and not looks_like_name(short, choices):
             continue
         long = _long_form(short, text[: match.start()])
         if long and short not in found:
@@ -207,7 +208,7 @@ def _generic_expansion(long: str | None, short: str = "") -> bool:
     if folded in GENERIC_EXPANSIONS:  # the lexicon keeps them folded: one space, singular
         return True
     words = tuple(folded.split())
-    spellings = vocabulary().folded
+    spellings = vocabulary().folded  # curated only, as in every vocabulary: learned tags never change a name
     lengths = (len(words),) if _coined(short) else (len(words), len(words) - 1)
     return len(words) >= 2 and any(words[i : i + n] in spellings for n in lengths if n >= 2 for i in range(len(words) - n + 1))
 
@@ -219,14 +220,10 @@ def _coined(short: str) -> bool:
     return short[:1].isupper() and any(c.islower() for c in short.removesuffix("s"))
 
 
-def _name_shaped(token: str) -> bool:
+@lru_cache(maxsize=65536)  # keyed by the word list too: the lab passes the lists it trains
+def _name_shaped(token: str, common_words: frozenset[str]) -> bool:
     """The token alone could be a paper's name: name-like, not a known model family, a
     compound of field acronyms or a compound adjective."""
-    return _name_shaped_with(token, learned.choices().words)
-
-
-@lru_cache(maxsize=65536)  # keyed by the word list too: training swaps the parameters in and out
-def _name_shaped_with(token: str, common_words: frozenset[str]) -> bool:
     parts = [singular(p) for p in token.split("-") if p]
     return (
         _looks_like_name(token, common_words)
@@ -236,12 +233,12 @@ def _name_shaped_with(token: str, common_words: frozenset[str]) -> bool:
     )
 
 
-def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str], strict: bool = False) -> bool:
+def _candidate(token: str, expansions: dict[str, str], banned: frozenset[str], common_words: frozenset[str], strict: bool = False) -> bool:
     """A name-like token that could be this paper's name. `strict` (for guesses from mere
     repetition) also rejects two-letter acronyms ('UM', 'LE')."""
     token = token.rstrip(".-")
     return (
-        _name_shaped(token)
+        _name_shaped(token, common_words)
         and not (strict and token.isupper() and len(token) < 3)
         and not _generic_expansion(expansions.get(token), token)
         and token not in banned
@@ -288,13 +285,14 @@ _CAPITALISED_NAME = re.compile(
 )
 
 
-def introduced(names: Sequence[IntroducedName]) -> IntroducedName | None:
+def introduced(names: Sequence[IntroducedName], choices: learned.Choices | None = None) -> IntroducedName | None:
     """The first candidate a pattern says the abstract introduces as its own, or the family
     name it belongs to (`_family_name`)."""
     first = next((n for n in names if n.rule not in NOT_INTRODUCED), None)
     if first is None:
         return None
-    return next((n for n in names if _family_name(n, first)), first)
+    common_words = (choices or learned.Choices.shipped()).words
+    return next((n for n in names if _family_name(n, first, common_words)), first)
 
 
 # Rules by which the abstract itself presents a name as its own ('named X', 'our model X',
@@ -305,7 +303,7 @@ _STATED_RULES = ("naming", "our-noun", "bold", "contribution")
 _VARIANT_SUFFIX = re.compile(r"-?[A-Z][A-Za-z]+")
 
 
-def _family_name(candidate: IntroducedName, first: IntroducedName) -> bool:
+def _family_name(candidate: IntroducedName, first: IntroducedName, common_words: frozenset[str]) -> bool:
     """'SOTOPIA' for 'SOTOPIA-Eval', 'MetaMath' for 'MetaMathQA', 'STanHop' for 'STanHop-Net':
     an abstract that introduces a family and a variant or part named after it is titled by
     the family name. On all shared corpora this applies to 7 papers: the real title carries
@@ -318,7 +316,7 @@ def _family_name(candidate: IntroducedName, first: IntroducedName) -> bool:
         and len(candidate.name) >= 3
         and first.name.startswith(candidate.name)
         and bool(_VARIANT_SUFFIX.fullmatch(first.name[len(candidate.name) :]))
-        and looks_like_name(candidate.name)
+        and _looks_like_name(candidate.name, common_words)
     )
 
 
@@ -329,21 +327,25 @@ def name_candidates(
     banned: frozenset[str] = frozenset(),
     limit: int | None = None,
     urls: Sequence[str] = (),
+    choices: learned.Choices | None = None,
 ) -> list[IntroducedName]:
     """Every name this abstract may introduce as its contribution, most explicit pattern first,
     each name once (the first `limit` only: the title needs no more, training wants all).
     `text` holds no URLs (their tokens are no names); `urls` are the abstract's links, whose
     code repository may carry the name. `banned` names are known (from the corpus) to be
-    shared by many papers."""
+    shared by many papers. Name-like is judged by `choices.words` (None: the shipped choices)."""
     found: dict[str, IntroducedName] = {}
-    for candidate in _proposed_names(text, bold, acronyms, banned, urls):
+    common_words = (choices or learned.Choices.shipped()).words
+    for candidate in _proposed_names(text, bold, acronyms, banned, urls, common_words):
         if limit is not None and (len(found) >= limit or candidate.rule == MENTIONED):
             break  # mentioned names come last and never lead or describe a title
         found.setdefault(candidate.name, candidate)
     return list(found.values())
 
 
-def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str], urls: Sequence[str]):
+def _proposed_names(
+    text: str, bold: list[str], acronyms: list[Acronym], banned: frozenset[str], urls: Sequence[str], common_words: frozenset[str]
+):
     expansions = {a.short: a.long for a in acronyms}
     all_sentences = sentences(text)
 
@@ -363,29 +365,33 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
             if spelled:
                 short = spelled.group(1)
                 # Named explicitly: even a compound of field acronyms ('DNA-GPT') is the name here.
-                if looks_like_name(short) and short not in banned and not _MODEL_FAMILY.match(short):
+                if _looks_like_name(short, common_words) and short not in banned and not _MODEL_FAMILY.match(short):
                     yield result(short, sentence, "naming-spelled")
                 continue
             if candidate in banned:
                 continue
-            if len(words) > 1 and all(w[0].isupper() for w in words) and any(looks_like_name(w) or w in GENERIC_ACRONYMS for w in words):
+            if (
+                len(words) > 1
+                and all(w[0].isupper() for w in words)
+                and any(_looks_like_name(w, common_words) or w in GENERIC_ACRONYMS for w in words)
+            ):
                 yield result(candidate, sentence, "naming-multiword")  # 'Sparse RAG', 'Llama Guard 3'
                 continue  # its first word alone ('Sparse') is no name
             first = words[0]
-            if _candidate(first, expansions, banned) or _capitalised_noun(first, banned):
+            if _candidate(first, expansions, banned, common_words) or _capitalised_noun(first, banned):
                 yield result(first, sentence, "naming")  # 'PatchSAE', 'Magnushammer'
     for sentence in all_sentences:
         # "our model, MM-Embed, achieves ...", "our method X outperforms ..."
         match = _OUR_NOUN.search(sentence) if "ur " in sentence else None  # '[Oo]ur '
         # A plain capitalised word needs a comma or bracket after it ('Our model, Coeditor, is').
         if match and (
-            _candidate(match.group(1), expansions, banned)
+            _candidate(match.group(1), expansions, banned, common_words)
             or (_capitalised_noun(match.group(1), banned) and sentence[match.end() : match.end() + 1] in (",", "("))
         ):
             yield result(match.group(1), sentence, "our-noun")
     for name in bold:
         words = name.split()
-        if 0 < len(words) <= 3 and _candidate(words[0], expansions, banned):
+        if 0 < len(words) <= 3 and _candidate(words[0], expansions, banned, common_words):
             sentence = next((s for s in all_sentences if name in s), "")
             yield result(name, sentence, "bold")
     for sentence in all_sentences:
@@ -398,9 +404,9 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         spelled = _SPELLED_OUT.match(after.lstrip(" ,:").removeprefix("a ").removeprefix("an ").removeprefix("the "))
         if spelled:
             long = spelled.group(0).rsplit("(", 1)[0].split()
-            if len(long) == 1 and _candidate(long[0], expansions, banned):
+            if len(long) == 1 and _candidate(long[0], expansions, banned, common_words):
                 yield result(long[0], sentence, "contribution-long")
-            if _candidate(spelled.group(1), expansions, banned) or _capitalised_noun(spelled.group(1), banned):
+            if _candidate(spelled.group(1), expansions, banned, common_words) or _capitalised_noun(spelled.group(1), banned):
                 yield result(spelled.group(1), sentence, "contribution-spelled")
         # "we introduce Coconut (Chain of Continuous Thought)": a capitalised word right after the verb.
         capitalised = _CAPITALISED_NAME.match(after)
@@ -412,7 +418,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
             token = token_match.group(0)
             if (
                 token.lower() != token  # a name has a capital (`looks_like_name`): most words are skipped at once
-                and _candidate(token, expansions, banned)
+                and _candidate(token, expansions, banned, common_words)
                 and not _inside_plain_parenthesis(after, token_match.start(), expansions)
                 and not _USED_BEFORE.search(after[: token_match.start()])
             ):
@@ -422,7 +428,11 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     # "X is a benchmark ...", "X, a ...": a name-like subject at the start of a sentence.
     for sentence in all_sentences:
         match = _NAME_SUBJECT.match(sentence)
-        if match and _candidate(match.group(1), expansions, banned, strict=True) and match.group(1) not in expansions.values():
+        if (
+            match
+            and _candidate(match.group(1), expansions, banned, common_words, strict=True)
+            and match.group(1) not in expansions.values()
+        ):
             if text.count(match.group(1)) >= 2:
                 yield result(match.group(1), sentence, "subject")
     # Last: a name the abstract keeps using (twice or more, and in its second half too),
@@ -436,7 +446,7 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
         if token.lower() == token:
             continue
         token = token.rstrip(".-")
-        if _candidate(token, expansions, banned, strict=True) and not token[0].isdigit():
+        if _candidate(token, expansions, banned, common_words, strict=True) and not token[0].isdigit():
             counts[token] = counts.get(token, 0) + occurrences
     repeated = [t for t, c in counts.items() if c >= 2 and t in text[len(text) // 2 :] and not _used_only(t, text)]
     for token in sorted(repeated, key=lambda t: (-counts[t], text.index(t))):
@@ -446,10 +456,10 @@ def _proposed_names(text: str, bold: list[str], acronyms: list[Acronym], banned:
     # acronym that names no known concept, then any name-shaped token.
     for url in urls:
         repository = _repository_name(url)
-        if repository and repository not in banned and (_name_shaped(repository) or _capitalised_noun(repository, banned)):
+        if repository and repository not in banned and (_name_shaped(repository, common_words) or _capitalised_noun(repository, banned)):
             yield result(repository, next((s for s in all_sentences if repository in s), ""), "url-repository")
     for acronym in acronyms:
-        if _candidate(acronym.short, expansions, banned):
+        if _candidate(acronym.short, expansions, banned, common_words):
             yield result(acronym.short, next((s for s in all_sentences if acronym.short in s), ""), "acronym")
     for token in counts:
         yield result(token, next((s for s in all_sentences if token in s), ""), MENTIONED)

@@ -11,12 +11,14 @@ from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import urlparse
 
+from generator.enrich.models import Models
 from generator.enrich.names import find_acronyms, introduced, name_candidates
-from generator.enrich.tagevidence import probabilities, tag_model
+from generator.enrich.tagevidence import probabilities
 from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
 from generator.enrich.tags import derive_tags, in_passing, named_once, tags_of_acronyms_defined_otherwise
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
+from generator.language.learned import Choices
 from generator.language.textutil import collapse_space
 from generator.model import Acronym, Link, Paper, Record
 from generator.sources import markup
@@ -72,17 +74,22 @@ def _bold_words(parts: list[markup.Segment]) -> list[str]:
 
 
 def _name_and_title(
-    parts: list[markup.Segment], text: str, acronyms: list[Acronym], banned: frozenset[str], given_title: str | None = None
+    parts: list[markup.Segment],
+    text: str,
+    acronyms: list[Acronym],
+    banned: frozenset[str],
+    choices: Choices,
+    given_title: str | None = None,
 ) -> tuple[str | None, str]:
     """The name the abstract introduces, and the title: the given one, else derived."""
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
     names = name_candidates(
-        markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED, urls=markup.urls(parts)
+        markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED, urls=markup.urls(parts), choices=choices
     )
-    title = given_title or derive_title(text, names)[1]
+    title = given_title or derive_title(text, names, choices)[1]
     # The paper's name (for mentions, the glossary, search) is the one it introduces, whether
     # or not the learned choice lets its title lead with it.
-    name = introduced(names)
+    name = introduced(names, choices)
     return (name.name if name else None), title
 
 
@@ -92,54 +99,60 @@ def title_slug(title: str, name: str | None) -> str:
     return slugify(f"{name} {phrase_part(title, name)}" if name_follows(title, name) else title)
 
 
-def retitle(paper: Paper, banned: frozenset[str]) -> Paper:
-    """Derive the title again without names the corpus shows to be common (used by many papers)."""
+def retitle(paper: Paper, banned: frozenset[str], choices: Choices | None = None) -> Paper:
+    """Derive the title again without names the corpus shows to be common (used by many papers),
+    by the title models `choices` (None: the shipped ones)."""
     if paper.given_title:
         return paper
-    name, title = _name_and_title(markup.segments(paper.abstract), paper.text, list(paper.acronyms), banned)
+    choices = choices or Choices.shipped()
+    name, title = _name_and_title(markup.segments(paper.abstract, choices), paper.text, list(paper.acronyms), banned, choices)
     return replace(paper, name=name, title=title, slug=title_slug(title, name))
 
 
-def enrich(record: Record) -> Paper:
-    return enrich_batch([record])[0]
+def enrich(record: Record, models: Models | None = None) -> Paper:
+    return enrich_batch([record], models=models)[0]
 
 
-def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None) -> list[Paper]:
+def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None, models: Models | None = None) -> list[Paper]:
     """enrich() of each record, one derivation at a time over them all: each pass's code and
     data stay in the processor's caches (at 4,242 papers: 10% less CPU in batches of 64 than
     paper by paper, 5% less again in batches of 128). A batch should fit the caches of
     `mentions` and `candidate_phrases` (256 abstracts), or they are derived twice. `ids`: the
-    records' paper_id when the caller has them (from merging duplicates), else worked out."""
+    records' paper_id when the caller has them (from merging duplicates), else worked out.
+    `models`: the learned models derived with (None: the shipped ones)."""
+    models = models or Models.shipped()
+    choices, vocab = models.choices, models.vocabulary
     ids = ids or [paper_id(record.abstract) for record in records]
-    parts = [markup.segments(record.abstract) for record in records]
+    parts = [markup.segments(record.abstract, choices) for record in records]
     texts = [markup.to_plain(segments) for segments in parts]
-    acronyms = [find_acronyms(text) for text in texts]
+    acronyms = [find_acronyms(text, choices) for text in texts]
     named = [
-        _name_and_title(segments, text, defined, frozenset(), record.title)
+        _name_and_title(segments, text, defined, frozenset(), choices, record.title)
         for segments, text, defined, record in zip(parts, texts, acronyms, records)
     ]
-    found = [mentions(text) for text in texts]
-    scores = [probabilities(text, mentioned) for text, mentioned in zip(texts, found)]
-    threshold = tag_model().threshold
-    tags = [derive_tags(record.keywords, score, threshold) for record, score in zip(records, scores)]
-    summaries = [record.tldr or derive_summary(text) for record, text in zip(records, texts)]
+    found = [mentions(text, vocab) for text in texts]
+    scores = [probabilities(text, mentioned, models) for text, mentioned in zip(texts, found)]
+    threshold = models.tag_model.threshold
+    tags = [derive_tags(record.keywords, score, threshold, vocab) for record, score in zip(records, scores)]
+    summaries = [record.tldr or derive_summary(text, choices) for record, text in zip(records, texts)]
     areas = [
-        area_of(text, paper_tags, record.primary_area, Counter(mention.tag for mention in mentioned))
+        area_of(text, paper_tags, record.primary_area, Counter(mention.tag for mention in mentioned), vocab)
         for text, paper_tags, record, mentioned in zip(texts, tags, records, found)
     ]
     phrases = [candidate_phrases(text) for text in texts]
     # What the page will not show: tags named only by an acronym the abstract defines otherwise,
     # phrases that stop inside a term. Tags named once are shown as key phrases (as_phrases).
-    given = [tuple(normalise_keyword(k) for k in record.keywords) for record in records]
+    given = [tuple(normalise_keyword(k, vocab) for k in record.keywords) for record in records]
     hidden = [
         (
-            *tags_of_acronyms_defined_otherwise(paper_tags, given_tags, mentioned, defined),
-            *sorted(cut_phrases(candidates, mentioned, [a.long for a in defined])),
+            *tags_of_acronyms_defined_otherwise(paper_tags, given_tags, mentioned, defined, vocab),
+            *sorted(cut_phrases(candidates, mentioned, [a.long for a in defined], vocab)),
         )
         for paper_tags, given_tags, mentioned, candidates, defined in zip(tags, given, found, phrases, acronyms)
     ]
+    model = models.tag_model
     as_phrases = [
-        (*in_passing(paper_tags, given_tags, mentioned), *named_once(paper_tags, given_tags, mentioned, score, title))
+        (*in_passing(paper_tags, given_tags, mentioned, model), *named_once(paper_tags, given_tags, mentioned, score, title, model))
         for paper_tags, given_tags, mentioned, score, (_, title) in zip(tags, given, found, scores, named)
     ]
     derived = zip(ids, records, parts, texts, acronyms, named, tags, given, scores, summaries, areas, phrases, hidden, as_phrases)

@@ -23,8 +23,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from operator import attrgetter
 
-from generator.enrich.tagging import TagMention, mentions, vocabulary
-from generator.language.learned import TagModel, choices
+from generator.enrich.models import Models
+from generator.enrich.tagging import TagMention, mentions
 from generator.language.textutil import STOP_WORDS, Caseless, sentences
 
 _WE = Caseless(re.compile(r"\b(?:we|our|this paper|this work)\b", re.IGNORECASE))
@@ -38,13 +38,15 @@ def _we_sentences(text: str) -> frozenset[int]:
 _SENTENCE = attrgetter("sentence")
 
 
-def features(text: str, found: Sequence[TagMention] | None = None) -> dict[str, dict[str, float]]:
-    """Per candidate tag, its named features (stable strings, as in data/tag_evidence.yml)."""
-    found = mentions(text) if found is None else found
+def features(text: str, found: Sequence[TagMention] | None = None, models: Models | None = None) -> dict[str, dict[str, float]]:
+    """Per candidate tag, its named features (stable strings, as in data/tag_evidence.yml);
+    `found`: the abstract's mentions of `models.vocabulary` tags, when worked out already."""
+    models = models or Models.shipped()
+    vocab = models.vocabulary
+    found = mentions(text, vocab) if found is None else found
     if not found:
         return {}
-    vocab = vocabulary()
-    verbs = choices().verbs
+    verbs = models.choices.verbs
     n_sentences = max(1, len(sentences(text)))
     we = _we_sentences(text)
     by_tag: dict[str, list[TagMention]] = defaultdict(list)
@@ -87,20 +89,8 @@ def features(text: str, found: Sequence[TagMention] | None = None) -> dict[str, 
     return result
 
 
-def probabilities(text: str, found: Sequence[TagMention] | None = None, model: TagModel | None = None) -> dict[str, float]:
+def probabilities(text: str, found: Sequence[TagMention] | None = None, models: Models | None = None) -> dict[str, float]:
     """Each candidate tag's probability of being an author keyword of this abstract."""
-    model = model or tag_model()
-    return {tag: model.linear.probability(row) for tag, row in features(text, found).items()}
-
-
-_override: TagModel | None = None
-
-
-def tag_model() -> TagModel:
-    return _override if _override is not None else TagModel.shipped()
-
-
-def use(model: TagModel | None) -> None:
-    """Score with this model from now on (None: the shipped one again); for training."""
-    global _override
-    _override = model
+    models = models or Models.shipped()
+    linear = models.tag_model.linear
+    return {tag: linear.probability(row) for tag, row in features(text, found, models).items()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -91,7 +91,7 @@ class Area:
     cues: tuple[str, ...]  # folded, after a space: ' large language model'
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # told apart by identity: the caches of `mentions` and others key on it
 class Vocabulary:
     tag_area: dict[str, str]  # tag -> area slug
     folded: dict[tuple[str, ...], str]  # normalised token tuple -> tag, curated spellings only (names read them)
@@ -140,28 +140,23 @@ def _data(name: str) -> Any:
 LEARNED = "vocabulary_learned.yml"  # tags learned from frequent author keywords (`make train`)
 TOPICS = "vocabulary_topics.yml"  # curated tags beyond machine learning (classic AI), for tagging only
 CONTEXTS = "spelling_contexts.yml"  # spellings that name their tag only with one of their cues
-_learned_override: dict | None = None
-
-
-def use_learned(entries: dict | None) -> None:
-    """Match with these learned entries ({area: {tag: [spellings]}}) instead of the shipped
-    ones (None: the shipped ones again); for training and leave-one-venue-out evaluation."""
-    global _learned_override
-    _learned_override = entries
-    vocabulary.cache_clear()
-    mentions.cache_clear()
-    normalise_keyword.cache_clear()
 
 
 @cache
 def vocabulary() -> Vocabulary:
+    """The shipped vocabulary: curated, and the tags learned from author keywords (LEARNED)."""
+    return vocabulary_with(_data(LEARNED))
+
+
+def vocabulary_with(learned: Mapping[str, Mapping[str, Sequence[str]]]) -> Vocabulary:
+    """The vocabulary with these learned tags ({area: {tag: [spellings]}}) in place of the
+    shipped ones: what training matches with (lab/train_tags.py)."""
     # Cues are stored folded, with a leading space: matched at word starts in folded text.
     areas = tuple(Area(a["slug"], a["name"], tuple(f" {fold(c)}" for c in a["cues"])) for a in _data("areas.yml"))
     known_areas = {a.slug for a in areas}
     tag_area: dict[str, str] = {}
     folded: dict[tuple[str, ...], str] = {}
     exact: dict[str, str] = {}
-    learned = _data(LEARNED) if _learned_override is None else _learned_override
     # The curated vocabulary first: a learned entry never takes a curated tag or spelling.
     sources = (("vocabulary.yml", _data("vocabulary.yml")), (TOPICS, _data(TOPICS)), (LEARNED, learned or {}))
     for name, groups in sources:
@@ -197,11 +192,11 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(tag_area, curated, folded, exact, areas, starts, CueIndex(areas), may_start, contexts)
 
 
-def in_context(found: list[TagMention], text: str) -> list[TagMention]:
+def in_context(found: list[TagMention], text: str, vocab: Vocabulary | None = None) -> list[TagMention]:
     """The mentions but those of a spelling that names its tag only in its field's context
     (Vocabulary.contexts: 'manipulation' for robotic manipulation) where the abstract `text`
     says none of its cues. Tokenised here, for the few abstracts that have such a mention."""
-    contexts = vocabulary().contexts
+    contexts = (vocab or vocabulary()).contexts
     if not any((m.tag, m.spelling) in contexts for m in found):
         return found
     tokens = f" {' '.join(_token_keys(text))} "
@@ -252,9 +247,8 @@ class TagMention(NamedTuple):  # a tuple: abstracts have dozens, made on every e
     after: str
 
 
-def _match(raw: list[str], tokens: list[str]):
+def _match(raw: list[str], tokens: list[str], vocab: Vocabulary):
     """(tag, spelling, start, end) at each match, longest spelling first at each position."""
-    vocab = vocabulary()
     i, n = 0, len(tokens)
     while i < n:
         # Only tokens that start some spelling need the longer look-ups.
@@ -274,17 +268,17 @@ def _match(raw: list[str], tokens: list[str]):
             i += 1
 
 
-def vocabulary_hits(text: str) -> Counter[str]:
+def vocabulary_hits(text: str, vocab: Vocabulary | None = None) -> Counter[str]:
     """How often each vocabulary tag is mentioned, longest spelling first at each position."""
     raw = _RAW_TOKEN.findall(_spaced(text))
-    return Counter(tag for tag, _, _, _ in _match(raw, list(map(_TOKEN_KEYS.__getitem__, raw))))
+    return Counter(tag for tag, _, _, _ in _match(raw, list(map(_TOKEN_KEYS.__getitem__, raw)), vocab or vocabulary()))
 
 
 @lru_cache(maxsize=256)  # enrich asks for an abstract's mentions for its tags and its area
-def mentions(text: str) -> tuple[TagMention, ...]:
-    """Every vocabulary mention, sentence by sentence (a spelling never spans two); the
-    matching of `_match`, inlined: it runs on every abstract."""
-    vocab = vocabulary()
+def mentions(text: str, vocab: Vocabulary | None = None) -> tuple[TagMention, ...]:
+    """Every mention of a `vocab` tag (None: the shipped vocabulary), sentence by sentence (a
+    spelling never spans two); the matching of `_match`, inlined: it runs on every abstract."""
+    vocab = vocab or vocabulary()
     matched, exact, starts = vocab.matched, vocab.exact, vocab.starts
     may_start = vocab.may_start
     found = []
@@ -311,10 +305,12 @@ def mentions(text: str) -> tuple[TagMention, ...]:
                 tag = exact.get(raw[i])
                 if tag:
                     found.append(TagMention(tag, raw[i], index, tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < n else ""))
-    return _short_forms(in_context(found, text))
+    return _short_forms(in_context(found, text, vocab))
 
 
-def defined_otherwise(found: tuple[TagMention, ...], acronyms: Sequence[tuple[str, str]]) -> tuple[TagMention, ...]:
+def defined_otherwise(
+    found: tuple[TagMention, ...], acronyms: Sequence[tuple[str, str]], vocab: Vocabulary | None = None
+) -> tuple[TagMention, ...]:
     """The mentions but those of an acronym the abstract defines as words that name no tag at all:
     'GP' defined as 'General Purpose' is no mention of Gaussian processes. A definition naming some
     tag is kept whichever it names: 'GCN' defined as 'graph convolutional networks' reads as
@@ -324,7 +320,7 @@ def defined_otherwise(found: tuple[TagMention, ...], acronyms: Sequence[tuple[st
         return found
     means: dict[str, Counter[str]] = {}
     for short, long in acronyms:
-        means[short] = means[short.lower()] = vocabulary_hits(long)
+        means[short] = means[short.lower()] = vocabulary_hits(long, vocab)
     kept = tuple(m for m in found if m.spelling not in means or means[m.spelling])
     return kept if len(kept) < len(found) else found
 
@@ -345,9 +341,9 @@ def _short_forms(found: list[TagMention]) -> tuple[TagMention, ...]:
 
 
 @lru_cache(maxsize=65536)  # authors repeat their keywords; each paper's are normalised twice
-def normalise_keyword(keyword: str) -> str:
+def normalise_keyword(keyword: str, vocab: Vocabulary | None = None) -> str:
     """An author keyword in the vocabulary's terms: 'LLMs' -> 'large language models'."""
-    vocab = vocabulary()
+    vocab = vocab or vocabulary()
     keyword = re.sub(r"\s*\([^()]*\)", "", keyword).strip() or keyword  # 'Large Language Models (LLM)'
     if keyword in vocab.exact:
         return vocab.exact[keyword]
@@ -358,13 +354,15 @@ def normalise_keyword(keyword: str) -> str:
     return keyword if any(is_mixed_case(word) for word in keyword.split()) else keyword.lower()
 
 
-def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Counter[str] | None = None) -> str:
+def area_of(
+    text: str, tags: tuple[str, ...], given_area: str | None, hits: Counter[str] | None = None, vocab: Vocabulary | None = None
+) -> str:
     """The area name: the given one when it maps onto the taxonomy (or as given), else by votes."""
+    vocab = vocab or vocabulary()
     if given_area:
-        return _given_area(given_area)
-    vocab = vocabulary()
+        return _given_area(given_area, vocab)
     votes = cast("dict[str, float]", Counter())  # a Counter of float votes (typeshed's Counter counts ints)
-    hits = vocabulary_hits(text) if hits is None else hits
+    hits = vocabulary_hits(text, vocab) if hits is None else hits
     for tag in tags:
         area = vocab.tag_area.get(tag)
         if area:
@@ -380,10 +378,10 @@ def area_of(text: str, tags: tuple[str, ...], given_area: str | None, hits: Coun
 
 
 @lru_cache(maxsize=1024)  # a venue names a few areas, for hundreds of papers each
-def _given_area(given_area: str) -> str:
+def _given_area(given_area: str, vocab: Vocabulary) -> str:
     """The taxonomy's name of an area the input gives, or the area as given."""
     wanted = fold(given_area)
-    for area in vocabulary().areas:
+    for area in vocab.areas:
         if wanted in (fold(area.name), area.slug.replace("-", " ")) or fold(area.name).startswith(wanted):
             return area.name
     return given_area
@@ -431,7 +429,9 @@ def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
     return tuple(zip(spelling, spelling.values(), counts.values()))
 
 
-def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[TagMention], long_forms: Sequence[str] = ()) -> frozenset[str]:
+def cut_phrases(
+    phrases: tuple[tuple[str, str, int], ...], found: Sequence[TagMention], long_forms: Sequence[str] = (), vocab: Vocabulary | None = None
+) -> frozenset[str]:
     """The keys of the candidate phrases (candidate_phrases) that stop inside a term the abstract
     names (its vocabulary mentions, `found`): 'deep reinforcement' of 'deep reinforcement
     learning', 'neural network language' of '... language model' ('model' ends a run), 'learning
@@ -441,7 +441,7 @@ def cut_phrases(phrases: tuple[tuple[str, str, int], ...], found: Sequence[TagMe
     `long_forms`: what the abstract's acronyms stand for ('Evolving Graph Fourier Transform'): a
     part of two or more words from its middle that is no vocabulary term is a cut ('graph
     fourier'; not 'evolving graph' nor 'graph fourier transform')."""
-    terms = vocabulary().matched
+    terms = (vocab or vocabulary()).matched
     # What a phrase may not be, end with, begin with (token runs).
     inside: set[tuple[str, ...]] = set()
     ends: set[tuple[str, ...]] = set()

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 
 from generator.context import Kept, reused_or_made
-from generator.enrich.tagevidence import tag_model
-from generator.enrich.tagging import TagMention, defined_otherwise, normalise_keyword
+from generator.enrich.tagging import TagMention, Vocabulary, defined_otherwise, normalise_keyword
+from generator.language.learned import TagModel
 from generator.language.textutil import normalise_term
 from generator.model import Acronym, Paper, paper_with
 
@@ -37,12 +37,14 @@ MAX_TAGS = 8
 MIN_TAGS = 3
 
 
-def derive_tags(given_keywords: tuple[str, ...], scores: Mapping[str, float], threshold: float) -> tuple[str, ...]:
-    """Given keywords first (normalised), then the vocabulary tags whose evidence
+def derive_tags(
+    given_keywords: tuple[str, ...], scores: Mapping[str, float], threshold: float, vocab: Vocabulary | None = None
+) -> tuple[str, ...]:
+    """Given keywords first (normalised by `vocab`), then the vocabulary tags whose evidence
     (`tagevidence.probabilities`) reaches `threshold`, likeliest first, at most MAX_TAGS."""
     tags: list[str] = []
     for keyword in given_keywords:
-        tag = normalise_keyword(keyword)
+        tag = normalise_keyword(keyword, vocab)
         if tag and normalise_term(tag) not in {normalise_term(t) for t in tags}:
             tags.append(tag)
     for tag, score in sorted(scores.items(), key=lambda item: (-item[1], item[0])):
@@ -58,43 +60,55 @@ def one_word(tag: str) -> bool:
     return " " not in normalise_term(tag)
 
 
-def in_passing(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention]) -> tuple[str, ...]:
+def in_passing(
+    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention], model: TagModel | None = None
+) -> tuple[str, ...]:
     """The derived one-word tags ('evaluation', 'sampling', 'robotics') the abstract names at most
     once, by any of their spellings: named in passing, not what the paper is about; the page
     shows them as its last key phrases, not as tags (decisions 0014, 0022). Kept as tags are the
     few that authors give as a keyword, named once, as often as broad tags named more often
     (`TagModel.kept_named_once`, learned: 'RLHF'). Issue 33."""
-    return tuple(tag for tag in _named_once(tags, given_tags, found) if one_word(tag))
+    return tuple(tag for tag in _named_once(tags, given_tags, found, model or TagModel.shipped()) if one_word(tag))
 
 
 def named_once(
-    tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention], scores: Mapping[str, float], title: str = ""
+    tags: tuple[str, ...],
+    given_tags: tuple[str, ...],
+    found: Sequence[TagMention],
+    scores: Mapping[str, float],
+    title: str = "",
+    model: TagModel | None = None,
 ) -> tuple[str, ...]:
     """The derived tags of more words the abstract names once ('in-context learning' on a paper
     that prompts in context, 'sim-to-real transfer' on one that mentions a gap), with less evidence
     (`scores`, tagevidence; as Paper.tag_scores rounds it) than the model's `central` probability,
     that the `title` does not name: specific, but no sign the paper is about them. The page shows
     them among its key phrases, not as tags (grouping_tags). Decision 0017."""
-    central = tag_model().central
+    model = model or TagModel.shipped()
+    central = model.central
     return tuple(
         tag
-        for tag in _named_once(tags, given_tags, found)
+        for tag in _named_once(tags, given_tags, found, model)
         if not one_word(tag) and round(scores.get(tag, 0.0), 4) < central and not title_names(tag, title)
     )
 
 
-def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention]) -> list[str]:
+def _named_once(tags: tuple[str, ...], given_tags: tuple[str, ...], found: Sequence[TagMention], model: TagModel) -> list[str]:
     named = Counter(mention.tag for mention in found)
-    kept = tag_model().kept_named_once
+    kept = model.kept_named_once
     return [tag for tag in tags if tag not in given_tags and named[tag] <= 1 and tag not in kept]
 
 
 def tags_of_acronyms_defined_otherwise(
-    tags: tuple[str, ...], given_tags: tuple[str, ...], found: tuple[TagMention, ...], acronyms: Sequence[Acronym]
+    tags: tuple[str, ...],
+    given_tags: tuple[str, ...],
+    found: tuple[TagMention, ...],
+    acronyms: Sequence[Acronym],
+    vocab: Vocabulary | None = None,
 ) -> tuple[str, ...]:
     """The derived tags the abstract names only by an acronym it defines as something else ('GP'
     for 'General Purpose' is not Gaussian processes; tagging.defined_otherwise). Issue 33."""
-    kept = {mention.tag for mention in defined_otherwise(found, [(a.short, a.long) for a in acronyms])}
+    kept = {mention.tag for mention in defined_otherwise(found, [(a.short, a.long) for a in acronyms], vocab)}
     return tuple(tag for tag in tags if tag not in given_tags and tag not in kept and any(m.tag == tag for m in found))
 
 
@@ -107,7 +121,7 @@ COMMON_MIN_PAPERS = 1000
 FIELD_NAMED_SHARE = 0.5
 
 
-def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None, model: TagModel | None = None) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
     'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
     names it or its evidence (`tagevidence`) reaches the model's `central` probability;
@@ -126,7 +140,7 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None) -> list[Pa
     named_by_most = field_tags(papers)
     if not dominant and not named_by_most:
         return papers
-    central = tag_model().central
+    central = (model or TagModel.shipped()).central
     keeping: dict[str, set[int]] = {}
     for tag in dominant:
         about = []
@@ -205,7 +219,7 @@ MIN_TAG_PAPERS = 2  # a derived tag on fewer papers groups nothing: it is a key 
 MIN_SHOWN_TAGS = 2
 
 
-def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6) -> list[Paper]:
+def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6, model: TagModel | None = None) -> list[Paper]:
     """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
     - Hidden terms (Paper.hidden_terms: phrases cut inside a term, the field's tag) are not shown.
     - Tags the abstract names once (Paper.shown_as_phrases) are shown as key phrases and take no
@@ -224,7 +238,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
       that are another paper's tag: it joins groups that exist and makes no new lone tag (never
       one its abstract names once). Two right tags rather than three with one wrong.
     Related papers and their reasons are still found by the terms as derived (derived_terms)."""
-    model = tag_model()
+    model = model or TagModel.shipped()
     threshold, generic = model.threshold, model.generic_phrases
     shown = _one_spelling([shown_terms(paper.tags, paper) for paper in papers])
     once = [{normalise_term(tag) for tag in paper.shown_as_phrases} for paper in papers]

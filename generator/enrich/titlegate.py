@@ -76,33 +76,37 @@ def third_person(word: str) -> bool:
 _NOT_A_SUBJECT_END = FUNCTION_WORDS | {"how", "why", "what", "when", "whether"}
 
 
-def verb_at(words: list[str], index: int) -> bool:
+def verb_at(words: list[str], index: int, choices: learned.Choices | None = None) -> bool:
     """Is words[index] a finite verb after a subject? A third-person verb the corpora use as
     one ('... Models Marks', 'Inference Comprises'), or a base verb after a plural noun
     ('Humans Communicate'). Never the first word, nor after 'to', 'of' or 'how'."""
     word = words[index].lower()
-    if index == 0 or not is_verb(word) or words[index - 1].lower() in _NOT_A_SUBJECT_END:
+    if index == 0 or not is_verb(word, choices) or words[index - 1].lower() in _NOT_A_SUBJECT_END:
         return False
     return third_person(word) or third_person(words[index - 1].lower())
 
 
-def is_verb(word: str) -> bool:
-    """In the learned verb list, itself or as the third person of one ('suggests')."""
-    return _is_verb(word, learned.choices().verbs)
+def is_verb(word: str, choices: learned.Choices | None = None) -> bool:
+    """In the learned verb list (`choices.verbs`; None: the shipped choices), itself or as the
+    third person of one ('suggests')."""
+    return _is_verb(word, (choices or learned.Choices.shipped()).verbs)
 
 
-@lru_cache(maxsize=65536)  # keyed by the list too: training swaps the parameters in and out
+@lru_cache(maxsize=65536)  # keyed by the list too: the lab passes the lists it trains
 def _is_verb(word: str, verbs: frozenset[str]) -> bool:
     return word in verbs or (third_person(word) and (word[:-1] in verbs or (word.endswith("es") and word[:-2] in verbs)))
 
 
-def has_verb(phrase: str) -> bool:
+def has_verb(phrase: str, choices: learned.Choices | None = None) -> bool:
     """A finite verb after a subject, a verb joined by 'and' ('... Network and Train It'), or
     a base verb first ('Learn Generalizable ...': an instruction, not a title)."""
     words = re.findall(r"[A-Za-z]+", phrase)
-    if words and words[0].lower() in learned.choices().verbs and not third_person(words[0].lower()) and words[1:2] != ["to"]:
+    choices = choices or learned.Choices.shipped()
+    if words and words[0].lower() in choices.verbs and not third_person(words[0].lower()) and words[1:2] != ["to"]:
         return True
-    return any(verb_at(words, i) or (words[i - 1].lower() == "and" and is_verb(words[i].lower())) for i in range(1, len(words)))
+    return any(
+        verb_at(words, i, choices) or (words[i - 1].lower() == "and" and is_verb(words[i].lower(), choices)) for i in range(1, len(words))
+    )
 
 
 def adjective_end(word: str) -> bool:
@@ -120,10 +124,9 @@ def _article_then_dangling_noun(phrase: str) -> bool:
 _PREPOSITION_THEN_WORD = re.compile(r"\b(?:for|of|with|by|from|on|in|via)\s+([A-Za-z]+)\b", re.IGNORECASE)
 
 
-def _verb_after_preposition(phrase: str) -> bool:
+def _verb_after_preposition(phrase: str, verbs: frozenset[str]) -> bool:
     """'... Pipeline for Demonstrate That ...': a preposition takes a noun or a gerund, never a
     word the corpora use as a verb in its base form."""
-    verbs = learned.choices().verbs
     return any(w.lower() in verbs and not third_person(w.lower()) for w in _PREPOSITION_THEN_WORD.findall(phrase))
 
 
@@ -149,10 +152,12 @@ def phrase_part(title: str, name: str | None) -> str:
     return title[: -len(cast(str, name)) - 3] if name_follows(title, name) else title
 
 
-def title_defects(title: str, name: str | None = None) -> list[str]:
+def title_defects(title: str, name: str | None = None, choices: learned.Choices | None = None) -> list[str]:
     """The kinds of defect in a title; an empty list means it may be shown.
 
-    name: the introduced name the title shows ("Name: phrase" or "phrase (Name)"), if any."""
+    name: the introduced name the title shows ("Name: phrase" or "phrase (Name)"), if any;
+    choices: whose verb list tells a verb (None: the shipped choices)."""
+    choices = choices or learned.Choices.shipped()
     defects = []
     words = title.split()
     descriptive = phrase_part(title, name)
@@ -169,7 +174,12 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         or title.rstrip().endswith(("-", "–", "—", ":", ","))
     ):
         defects.append("dangling end")
-    if _SENTENCE_START.match(descriptive) or _FIRST_PERSON.search(title) or _FINITE_VERB.search(descriptive) or has_verb(descriptive):
+    if (
+        _SENTENCE_START.match(descriptive)
+        or _FIRST_PERSON.search(title)
+        or _FINITE_VERB.search(descriptive)
+        or has_verb(descriptive, choices)
+    ):
         defects.append("sentence or first person")
     if (
         _PREPOSITION_PAIR.search(descriptive)
@@ -181,7 +191,7 @@ def title_defects(title: str, name: str | None = None) -> list[str]:
         or _ADJECTIVE_THEN_PREPOSITION.search(descriptive)
         or _article_then_dangling_noun(descriptive)
         or _CLAUSE_AFTER_PREPOSITION.search(descriptive)
-        or _verb_after_preposition(descriptive)
+        or _verb_after_preposition(descriptive, choices.verbs)
     ):
         defects.append("broken phrase")
     if _repeats_itself(descriptive):

@@ -116,7 +116,7 @@ _NOT_VERBS = lexicon.words("not_verbs_after_we")
 _WEAK_PURPOSE = lexicon.words("weak_purpose_verbs")
 
 
-def _purpose(after: str, generic_head: bool = False) -> str | None:
+def _purpose(after: str, choices: learned.Choices, generic_head: bool = False) -> str | None:
     """', to safeguard PII in LLMs' -> 'for Safeguarding PII in LLMs'; ' for X' -> 'for X'."""
     match = re.match(
         r"^[\s,]*(?:(?:method|approach|framework|model|technique)\s*,?\s*)?"
@@ -124,7 +124,7 @@ def _purpose(after: str, generic_head: bool = False) -> str | None:
         after,
     )
     # 'to structured prediction' is 'to' before a noun phrase, not a verb: no 'Structureding'.
-    if match and match.group(1).lower() not in STOP_WORDS and not _participle(match.group(1)):
+    if match and match.group(1).lower() not in STOP_WORDS and not _participle(match.group(1), choices):
         rest = clip_phrase(match.group(2), 7)
         if rest:
             return f"for {gerund(match.group(1))} {rest}"
@@ -147,18 +147,18 @@ def _purpose(after: str, generic_head: bool = False) -> str | None:
     return None
 
 
-def _participle(word: str) -> bool:
+def _participle(word: str, choices: learned.Choices) -> bool:
     """'structured', 'learned': a past form, not a verb to make a gerund of ('embed' is a verb)."""
     word = word.lower()
-    return word.endswith("ed") and word not in learned.choices().verbs
+    return word.endswith("ed") and word not in choices.verbs
 
 
-def _fix_highlight_caps(phrase: str, common_only: bool = False) -> str:
+def _fix_highlight_caps(phrase: str, choices: learned.Choices, common_only: bool = False) -> str:
     """'REcipe MErging DYnamics', 'Temporal knowLEdge', 'Environmental feeDback' (letters of an
     acronym highlighted) -> 'Recipe Merging Dynamics', 'Temporal Knowledge', 'Environmental
     Feedback'. An expansion spells its acronym, so every such word is mended there; elsewhere
     (`common_only`) only a word abstracts write in lower case ('feedback', not 'iTransformer')."""
-    common = learned.choices().words
+    common = choices.words
 
     def mend(match: re.Match[str]) -> str:
         word = match.group()
@@ -200,9 +200,10 @@ class Phrase:
     sentence: int  # index of the abstract sentence it comes from
 
 
-def name_phrases(name: IntroducedName, all_sentences: Sequence[str]) -> list[Phrase]:
+def name_phrases(name: IntroducedName, all_sentences: Sequence[str], choices: learned.Choices | None = None) -> list[Phrase]:
     """What the abstract says the name is: its expansion and purpose, an appositive
     ('X, a fully functional Android environment'), the proposal it names, its purpose."""
+    choices = choices or learned.Choices.shipped()
     sentence = name.sentence
     index = all_sentences.index(sentence) if sentence in all_sentences else 0
     position = sentence.find(name.name)
@@ -210,15 +211,15 @@ def name_phrases(name: IntroducedName, all_sentences: Sequence[str]) -> list[Phr
     after = re.sub(r"^\s*\)", "", after)
     found = []
     if name.expansion:
-        expansion = title_case(_fix_highlight_caps(name.expansion))
-        purpose = _purpose(after)
+        expansion = title_case(_fix_highlight_caps(name.expansion, choices))
+        purpose = _purpose(after, choices)
         if purpose:
             found.append(Phrase(f"{expansion} {title_case(purpose, first=False)}", "expansion-purpose", index))
         found.append(Phrase(expansion, "expansion", index))
     # "X, a fully functional Android environment that ..." / "X is a benchmark for ..."
     appositive = re.match(r"^\s*(?:,|:|is|—|–)\s*((?:a|an|the)\s+.*)", after)
     if appositive:
-        descriptor = _extend(_descriptor(appositive.group(1)), appositive.group(1), sentence)
+        descriptor = _extend(_descriptor(appositive.group(1)), appositive.group(1), sentence, choices)
         if len(descriptor.split()) >= 2:
             article = _article(descriptor) if re.match(r"(?i)an?\s", appositive.group(1)) else ""
             found.append(Phrase(f"{article}{title_case(descriptor)}", "appositive", index))
@@ -229,22 +230,23 @@ def name_phrases(name: IntroducedName, all_sentences: Sequence[str]) -> list[Phr
         descriptor = _descriptor(proposal.group(1))
         if len(descriptor.split()) >= 2:
             found.append(Phrase(title_case(descriptor), "before-name", index))
-    purpose = _purpose(after, generic_head=True)
+    purpose = _purpose(after, choices, generic_head=True)
     if purpose:
         found.append(Phrase(title_case(sentence_case(purpose.removeprefix("for "))), "name-purpose", index))
     return found
 
 
-def contribution_phrases(text: str) -> list[Phrase]:
+def contribution_phrases(text: str, choices: learned.Choices | None = None) -> list[Phrase]:
     """Noun phrases of what the abstract contributes, from every sentence that states it:
     "we propose X" -> X; "we study X" -> "Studying X"; the subject of an opening sentence."""
+    choices = choices or learned.Choices.shipped()
     all_sentences = sentences(text)
     found: list[Phrase] = []
     for index, sentence in enumerate(all_sentences):
         lowered = sentence.lower()
         if not _MAY_STATE.search(sentence, lowered=lowered):
             if index < 3:
-                _add_subject(found, sentence, index)
+                _add_subject(found, sentence, index, choices)
             continue
         # The patterns with a subject need 'we', 'this' or 'our' somewhere: a cheap test first.
         has_subject = "we" in lowered or "this" in lowered or "our" in lowered
@@ -255,7 +257,7 @@ def contribution_phrases(text: str) -> list[Phrase]:
             if len(descriptor.split()) < 2 and appositive:  # "we present Emu, a multimodal foundation model"
                 descriptor = _descriptor(appositive.group(1))
             if len(descriptor.split()) >= 2:
-                extended = _extend(descriptor, match.group(1), text)
+                extended = _extend(descriptor, match.group(1), text, choices)
                 found.append(Phrase(title_case(sentence_case(extended)), "proposal", index))
                 if descriptor != extended:
                     found.append(Phrase(title_case(sentence_case(descriptor)), "proposal-bare", index))
@@ -280,13 +282,13 @@ def contribution_phrases(text: str) -> list[Phrase]:
             match
             and _is_object(match.group(2))
             and match.group(1) not in FUNCTION_WORDS | _NOT_VERBS | _LIGHT_VERBS
-            and not _participle(match.group(1))
+            and not _participle(match.group(1), choices)
         ):
             object_phrase = _descriptor(match.group(2))
             if len(object_phrase.split()) >= 2:
                 found.append(Phrase(title_case(f"{gerund(match.group(1)).capitalize()} {object_phrase}"), "we-verb", index))
         if index < 3:
-            _add_subject(found, sentence, index)
+            _add_subject(found, sentence, index, choices)
     return found
 
 
@@ -306,19 +308,21 @@ def _is_object(phrase: str) -> bool:
 _AS_START = re.compile(r"(?i)as\b")
 
 
-def _add_subject(found: list[Phrase], sentence: str, index: int) -> None:
+def _add_subject(found: list[Phrase], sentence: str, index: int, choices: learned.Choices) -> None:
     """The subject of an opening sentence, up to its verb ("Long-Context Understanding"), when
     it is a phrase and not a pronoun ("We find", "There", "Recently")."""
-    subject = _subject(sentence)
+    subject = _subject(sentence, choices)
     if len(subject.split()) >= 2:
         found.append(Phrase(title_case(sentence_case(subject)), "subject", index))
 
 
-def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Phrase]:
-    """Every descriptive phrase the rules propose, each text once (first proposal kept)."""
+def descriptor_candidates(text: str, names: Sequence[IntroducedName], choices: learned.Choices | None = None) -> list[Phrase]:
+    """Every descriptive phrase the rules propose, each text once (first proposal kept);
+    `choices`: the verb and word lists they read (None: the shipped ones)."""
+    choices = choices or learned.Choices.shipped()
     all_sentences = sentences(text)
     described = [n for n in names if n.rule != MENTIONED][:MAX_NAMES_DESCRIBED]
-    proposed = [p for name in described for p in name_phrases(name, all_sentences)] + contribution_phrases(text)
+    proposed = [p for name in described for p in name_phrases(name, all_sentences, choices)] + contribution_phrases(text, choices)
     # "Method for Topic", the commonest title shape: what is proposed, for the subject the
     # abstract opens with ('Sparse Autoencoder for Vision-Language Models').
     topic = next((p for p in proposed if p.rule == "subject"), None)
@@ -328,24 +332,26 @@ def descriptor_candidates(text: str, names: Sequence[IntroducedName]) -> list[Ph
             for p in proposed
             if p.rule in _METHOD_RULES and " for " not in f" {p.text.lower()} " and topic.text.lower() not in p.text.lower()
         ]
-    proposed += _keyphrase_pair(text)
+    proposed += _keyphrase_pair(text, choices)
     found: dict[str, Phrase] = {}  # by lower-case text: each phrase once, first proposal kept
     for phrase in proposed:
         if phrase.rule == "subject" and len(phrase.text.split()) < MIN_TOPIC_WORDS:
             continue  # 'Large Language Models' alone names a field, not a paper (it joins others above)
-        tidy = _tidy(_fix_highlight_caps(phrase.text, common_only=True))
+        tidy = _tidy(_fix_highlight_caps(phrase.text, choices, common_only=True))
         if tidy and tidy.lower() not in found:
             found[tidy.lower()] = Phrase(tidy, phrase.rule, phrase.sentence)
     return list(found.values())
 
 
-def _keyphrase_pair(text: str) -> list[Phrase]:
+def _keyphrase_pair(text: str, choices: learned.Choices) -> list[Phrase]:
     """Titles from the abstract's own noun phrases, most repeated first: the two that share no
     word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
     serve abstracts whose sentences give no phrase that passes the gate."""
     # Runs of content words can hold a verb ('... and Learn Tree-Structured Networks'): not a term.
     lowered = text.lower()
-    ranked = list(islice((p for p in _by_frequency(text) if not any(map(is_verb, p[0].split())) and not _verb_ends(p[1], lowered)), 8))
+    ranked = list(
+        islice((p for p in _by_frequency(text) if not any(is_verb(w, choices) for w in p[0].split()) and not _verb_ends(p[1], lowered)), 8)
+    )
     # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
     found = [
         Phrase(title_case(sentence_case(spelling)), "keyphrase", 0)
@@ -431,24 +437,24 @@ _METHOD_RULES = frozenset({"proposal", "proposal-bare", "expansion", "appositive
 _NOT_A_SUBJECT = lexicon.words("not_a_subject")
 
 
-def _subject(sentence: str) -> str:
+def _subject(sentence: str, choices: learned.Choices) -> str:
     sentence = re.sub(r"^(?:(?:In|With|Despite|Although|While|As)\b[^,]{0,80}|\w+ly),\s*", "", sentence)
     sentence = re.sub(r"^(?i:we|this (?:paper|work)) \w+ that ", "", sentence)  # 'We find that X ...': X's subject
     if sentence.split(" ", 1)[0].lower() in _NOT_A_SUBJECT:  # 'This approach ...' refers back
         return ""
     verb = _FINITE_VERB.search(sentence)
-    subject = _before_verb(sentence[: verb.start()] if verb else sentence)
+    subject = _before_verb(sentence[: verb.start()] if verb else sentence, choices)
     phrase = _descriptor(subject)
     return "" if not phrase or phrase.split()[0].lower() in _NOT_A_SUBJECT else phrase
 
 
-def _before_verb(text: str) -> str:
+def _before_verb(text: str, choices: learned.Choices) -> str:
     """The words before the first one the corpora use mostly as a verb ('Large language models
     often fail to ...' -> 'Large language models'); adverbs end a subject too."""
     words = text.split()
     bare = [w.strip(",;:()") for w in words]
     for index in range(1, len(words)):
-        if verb_at(bare, index) or is_adverb(bare[index]):
+        if verb_at(bare, index, choices) or is_adverb(bare[index]):
             return " ".join(words[:index])
     return text
 
@@ -460,7 +466,7 @@ _ANAPHORA = re.compile(
 _GENERIC_HEADS = lexicon.words("generic_heads")
 
 
-def _extend(descriptor: str, full: str, text: str) -> str:
+def _extend(descriptor: str, full: str, text: str, choices: learned.Choices) -> str:
     """Short, generic descriptors gain their purpose or topic:
     'Efficient Adaptation Framework' -> '... for Continual Panoptic Segmentation'."""
     words = descriptor.split()
@@ -473,7 +479,7 @@ def _extend(descriptor: str, full: str, text: str) -> str:
         # 'LLMs Agent for Large Language Models' says the topic twice.
         if topic and short.rstrip("s") not in {w.rstrip("s") for w in words}:
             return f"{descriptor} for {topic}"
-    purpose = _purpose(full[full.lower().find(last.lower()) + len(last) :], generic_head=generic)
+    purpose = _purpose(full[full.lower().find(last.lower()) + len(last) :], choices, generic_head=generic)
     return f"{descriptor} {purpose}" if purpose else descriptor
 
 
@@ -506,7 +512,7 @@ def _defined_topic(full: str, text: str) -> tuple[str | None, str]:
     return (" ".join(words), acronym) if len(words) >= 2 else (None, "")
 
 
-def choose_name(names: Sequence[IntroducedName], text: str) -> tuple[IntroducedName | None, bool]:
+def choose_name(names: Sequence[IntroducedName], text: str, choices: learned.Choices | None = None) -> tuple[IntroducedName | None, bool]:
     """The name the title shows and whether it leads ('Name: phrase') or follows ('phrase
     (Name)'): the rules' most explicit candidate. It leads where the learned lead model finds
     the real title likely to lead with it (`lead_threshold`: the best F1 of leading at a
@@ -514,19 +520,19 @@ def choose_name(names: Sequence[IntroducedName], text: str) -> tuple[IntroducedN
     name model finds it likely enough to be in the real title (`name_threshold`).
     (Letting the model pick any candidate measured no better and swapped coined names for
     concept acronyms: 'ZSAD: Zero-Shot Anomaly Detection' for AnomalyCLIP.)"""
-    first = introduced(names)
+    model = choices or learned.Choices.shipped()
+    first = introduced(names, model)
     if first is None:
         return None, False
-    model = learned.choices()
     features = name_features(first, 0, text, sentences(text), " ".join(markup.URL.findall(text)))
     if model.lead.probability(features) >= model.lead_threshold:
         return first, True
     return (first, False) if model.name.probability(features) >= model.name_threshold else (None, False)
 
 
-def rank_phrases(phrases: Sequence[Phrase], text: str) -> list[Phrase]:
+def rank_phrases(phrases: Sequence[Phrase], text: str, choices: learned.Choices | None = None) -> list[Phrase]:
     """Phrases by how much of a real title they are expected to recover (learned), best first."""
-    model = learned.choices()
+    model = choices or learned.Choices.shipped()
     counts = word_counts(text)
     scores = [model.phrase.score(phrase_features(p.text, p.rule, p.sentence, counts, model.titleness)) for p in phrases]
     order = sorted(range(len(phrases)), key=lambda i: (-scores[i], i))
@@ -539,13 +545,15 @@ def compose(name: IntroducedName | None, phrase: Phrase, lead: bool = True) -> s
     return f"{name.name}: {phrase.text}" if lead else f"{phrase.text} ({name.name})"
 
 
-def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[IntroducedName | None, str]:
-    """The chosen name (or None) and the title: the best-ranked phrase that passes the gate."""
-    chosen, leads = choose_name(names, text)
-    phrases = _pairs_last(rank_phrases(descriptor_candidates(text, names), text))
+def derive_title(text: str, names: Sequence[IntroducedName], choices: learned.Choices | None = None) -> tuple[IntroducedName | None, str]:
+    """The chosen name (or None) and the title: the best-ranked phrase that passes the gate;
+    `choices`: the learned models and word lists (None: the shipped ones)."""
+    choices = choices or learned.Choices.shipped()
+    chosen, leads = choose_name(names, text, choices)
+    phrases = _pairs_last(rank_phrases(descriptor_candidates(text, names, choices), text, choices))
     # When no phrase passes the gate without a name, the abstract's first name follows one (the
     # model's choice is never overruled into leading).
-    first = introduced(names)
+    first = introduced(names, choices)
     attempts = [(chosen, leads)] + ([(first, False)] if chosen is None and first else [])
     for name, lead in attempts:
         # Without a name, a phrase ending on a name reads as a name tacked on ('... Framework Dynamic-LLaVA').
@@ -554,7 +562,7 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
             if phrase.text.rsplit(" ", 1)[-1] in unled or (name and not lead and name.name in phrase.text):
                 continue
             title = compose(name, phrase, lead)
-            if not title_defects(title, name.name if name else None):
+            if not title_defects(title, name.name if name else None, choices):
                 return name, title
     # Last resort: any noun phrase of the abstract that passes, most repeated first (with the
     # abstract's name after it); then the name alone; else the best phrase all the same
@@ -565,9 +573,9 @@ def derive_title(text: str, names: Sequence[IntroducedName]) -> tuple[Introduced
         if len(key.split()) < 3 or (name and name.name in phrase.text):
             continue
         title = compose(name, phrase, lead=False)
-        if not title_defects(title, name.name if name else None):
+        if not title_defects(title, name.name if name else None, choices):
             return name, title
-    if name and not title_defects(name.name, name.name):
+    if name and not title_defects(name.name, name.name, choices):
         return name, name.name
     return None, _tidy(phrases[0].text if phrases else title_case(" ".join(text.split()[:8])))
 
@@ -622,14 +630,14 @@ _LEAD_IN = re.compile(
 )
 
 
-def derive_summary(text: str) -> str:
+def derive_summary(text: str, choices: learned.Choices | None = None) -> str:
     """One whole sentence of at most 200 characters that states what the paper does: the
     abstract's sentences ranked by a model learned from author TL;DRs (background and
     motivation lose), the best that fits with balanced brackets."""
     all_sentences = sentences(text)
     if not all_sentences:
         return text[:MAX_SUMMARY_CHARS]
-    model = learned.choices()
+    model = choices or learned.Choices.shipped()
     table = SentenceFeatures(all_sentences, model.titleness)
     # Sentences that say what the paper does ('we ...', a contribution, study or result) come
     # before background and motivation, whatever their score; the model orders each group.

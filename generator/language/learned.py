@@ -18,7 +18,8 @@ the key-phrase score (`PhraseModel`, `data/keyphrase_evidence.yml`, features in
 `link/keyphrases.py`) are learned by `lab/train_tags.py` and live here too.
 
 The package never needs the corpora at run time. Each model's `shipped()` is the one read from
-`generator/data/`; `use()` swaps the choices in, for training and leave-one-corpus-out evaluation.
+`generator/data/`; the derivations take a model as an argument (`enrich.models.Models`: None
+means the shipped one), so the lab passes the ones it trains.
 """
 
 from __future__ import annotations
@@ -84,19 +85,6 @@ class Choices:
 def _linear(data: Mapping[str, Any] | None) -> Linear:
     data = data or {}
     return Linear(float(data.get("bias", 0.0)), {str(k): float(v) for k, v in (data.get("weights") or {}).items()})
-
-
-_override: Choices | None = None
-
-
-def choices() -> Choices:
-    return _override if _override is not None else Choices.shipped()
-
-
-def use(parameters: Choices | None) -> None:
-    """Derive with these parameters from now on (None: the shipped ones again)."""
-    global _override
-    _override = parameters
 
 
 def parse(choices_yml: str, title_words_tsv: str, verbs_txt: str = "", words_txt: str = "") -> Choices:

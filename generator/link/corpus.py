@@ -16,12 +16,14 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from generator.context import INLINE, Kept, Memo, Pending, RunContext, reused_or_made
+from generator.enrich.models import Models
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
 from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
+from generator.language.learned import Choices
 from generator.language.textutil import normalise_term
 from generator.link.aboutness import Aboutness, shown_by_aboutness
-from generator.link.keyphrases import fragments, phrase_model, phrases_like, verb_phrases
+from generator.link.keyphrases import fragments, phrases_like, verb_phrases
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (lab/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side_of
@@ -61,9 +63,10 @@ COMMON_NAME_PAPERS = 3  # a name in this many abstracts belongs to the field, no
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.+]*[\w+]|[A-Za-z0-9]")
 
 
-def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+def drop_common_names(papers: list[Paper], kept: Kept | None = None, choices: Choices | None = None) -> list[Paper]:
     """Titles never lead with a name many abstracts use (GPT-4, ImageNet, EMA): those are
-    tools of the field, not the paper's contribution. Such papers are titled again without it."""
+    tools of the field, not the paper's contribution. Such papers are titled again without it
+    (by the title models `choices`; None: the shipped ones)."""
     named = {p.name for p in papers if p.name and not p.given_title}
     if not named:
         return papers
@@ -74,7 +77,9 @@ def drop_common_names(papers: list[Paper], kept: Kept | None = None) -> list[Pap
     if not banned:
         return papers
     return [
-        reused_or_made(kept, "retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned))) if p.name in banned else p
+        reused_or_made(kept, "retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned, choices)))
+        if p.name in banned
+        else p
         for p in papers
     ]
 
@@ -112,8 +117,10 @@ def add_keyphrases(
     context: RunContext = INLINE,
     ahead: tuple[int, Callable[[], list]] | None = None,
     counts: tuple[Counter[str], int, int] | None = None,
+    models: Models | None = None,
 ) -> list[Paper]:
-    """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first.
+    """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first
+    (by `models.phrase_model`; None: the shipped models).
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
     With a `context` that remembers (mkdocs serve), the counts are updated from the last run's,
     and a paper is scored again only when it changed, or the collection's size or the document
@@ -122,10 +129,11 @@ def add_keyphrases(
     `counts`: phrase_counts(papers) when worked out already."""
     memo, kept = context.memo("keyphrases"), context.kept
     (document_frequency, max_df, n), counted = (counts, None) if counts is not None else _phrase_counts(papers, memo)
-    model = phrase_model()
+    models = models or Models.shipped()
+    model = models.phrase_model
     if kept is None:
         cut, rest = ahead if ahead is not None else (len(papers), list)
-        found = _keyphrases(papers[:cut], document_frequency, max_df, n, model) + rest()
+        found = _keyphrases(papers[:cut], document_frequency, max_df, n, models) + rest()
     else:
         # By the very paper object (an unchanged paper is the same object run after run,
         # session.Kept): the last run's, unless the document frequency of one of its
@@ -142,7 +150,7 @@ def add_keyphrases(
         ]
         missing = [i for i, again in enumerate(fresh) if again]
         found = [None if again else was[1] for again, was in zip(fresh, last)]
-        for i, value in zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, model)):
+        for i, value in zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, models)):
             found[i] = value
         scored_with = (n, id(model), counted.version if counted is not None else object())
         for paper, value in zip(papers, found):
@@ -211,10 +219,11 @@ def _recounted(last: tuple[list, Counter[str]], candidates: list) -> tuple[Count
 
 
 def _keyphrases(
-    papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, model
+    papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, models: Models
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
     candidates of all papers are scored at once (`keyphrases.probabilities`)."""
+    model = models.phrase_model
     candidates = [c for paper in papers for c in paper.candidate_phrases]
     keys = [key for key, _, _ in candidates]
     sizes = np.fromiter((len(p.candidate_phrases) for p in papers), dtype=np.int64, count=len(papers))
@@ -237,13 +246,13 @@ def _keyphrases(
             if (key := normalise_term(acronym.long)) in where:
                 defined[where[key]] = True
     spellings = [spelling for _, spelling, _ in candidates]
-    scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()])
+    scored[scored] = phrases_like([spellings[i] for i in np.flatnonzero(scored).tolist()], models.choices)
     # Phrases ending on a verb whose object follows ('hallucinations impede' various applications).
     still = np.flatnonzero(scored)
     firsts = np.searchsorted(still, starts).tolist()
     for paper, first, after in zip(papers, firsts, [*firsts[1:], len(still)]):
         at = still[first:after].tolist()
-        for index in verb_phrases(paper.text, [spellings[i] for i in at], model):
+        for index in verb_phrases(paper.text, [spellings[i] for i in at], models.phrase_model, models.choices):
             scored[at[index]] = False
     chosen = np.flatnonzero(scored)
     positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]
@@ -323,6 +332,7 @@ def add_related(
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
     meanings: np.ndarray | None = None,
     mixing: Mixing | None = None,
+    models: Models | None = None,
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score,
     strength and reasons; those ranked below the mixing's floor are marked weaker (not `strong`).
@@ -334,9 +344,11 @@ def add_related(
     word TF-IDF rows they were found by (the topic map groups regions on them). `meanings`: per
     paper, a unit vector of what it means (generator.language.meaning), or None: words only;
     `mixing`: how they join the word scores and the floor of a strong link (by default the
-    setting fitted for the built-in table, or for words only without `meanings`)."""
+    setting fitted for the built-in table, or for words only without `meanings`); `models`: the
+    learned models reasons read (None: the shipped ones)."""
     if len(papers) < 2 or count <= 0:
         return papers
+    models = models or Models.shipped()
     if mixing is None:
         mixing = fitted_mixing(DEFAULT_SOURCE if meanings is not None else None)
     floor = mixing.floor
@@ -350,14 +362,14 @@ def add_related(
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     if names is None:
-        names = _per_paper(_names, papers, kept)
+        names = _per_paper(_names, papers, kept, models)
     if kept is None:
         sides = [side_of(p, used) for p, used in zip(papers, names)]
     else:
         sides = [kept.get("side", p, cast("Callable[[], Any]", lambda p=p, used=used: side_of(p, used))) for p, used in zip(papers, names)]
 
     def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
-        return explain(sides, some, found.matrix, found.terms)
+        return explain(sides, some, found.matrix, found.terms, models)
 
     if memo is None:
         explained = dict(zip(pairs, explained_pairs(pairs)))
@@ -396,12 +408,12 @@ def candidate_strengths(
     return indices, ranking
 
 
-def _per_paper(derive, papers: list[Paper], kept: Kept | None) -> list:
-    """derive(paper) for each paper; under `mkdocs serve` (`kept`) remembered per paper object."""
+def _per_paper(derive, papers: list[Paper], kept: Kept | None, *args) -> list:
+    """derive(paper, *args) for each paper; under `mkdocs serve` (`kept`) remembered per paper object."""
     if kept is None:
-        return [derive(p) for p in papers]
+        return [derive(p, *args) for p in papers]
     kind = derive.__name__
-    return [kept.get(kind, p, cast("Callable[[], Any]", lambda p=p: derive(p))) for p in papers]
+    return [kept.get(kind, p, cast("Callable[[], Any]", lambda p=p: derive(p, *args))) for p in papers]
 
 
 def _link_topics(paper: Paper) -> frozenset[str]:
@@ -420,11 +432,14 @@ def _link_topics(paper: Paper) -> frozenset[str]:
 
 
 @lru_cache(maxsize=32_768)
-def _name_spellings(text: str) -> dict[str, str]:
+def _name_spellings(text: str, models: Models) -> dict[str, str]:
     """The names an abstract uses (CamelCase, digits, capitals: 'PointMamba'), lower-cased -> as written."""
     # Only tokens with a capital can look like a name (names.looks_like_name): the test first.
+    choices = models.choices
     return {
-        t.lower(): t for t in sorted(t for t in _text_tokens(text) if t.lower() != t) if looks_like_name(t) and t not in GENERIC_ACRONYMS
+        t.lower(): t
+        for t in sorted(t for t in _text_tokens(text) if t.lower() != t)
+        if looks_like_name(t, choices) and t not in GENERIC_ACRONYMS
     }
 
 
@@ -451,13 +466,15 @@ def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
     return any(word in lowered for word in meaning.split() if len(word) > 3)
 
 
-def add_mentions(papers: list[Paper], kept: Kept | None = None, sites: list[tuple[int, str, int]] | None = None) -> list[Paper]:
+def add_mentions(
+    papers: list[Paper], kept: Kept | None = None, sites: list[tuple[int, str, int]] | None = None, choices: Choices | None = None
+) -> list[Paper]:
     """Link a name one paper introduces wherever another abstract uses it. Only name-like
     names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once.
-    `sites`: `mention_sites(papers)` when worked out already."""
+    `sites`: `mention_sites(papers, choices)` when worked out already."""
     mentions: dict[int, list[Mention]] = defaultdict(list)
     mentioned_by: dict[int, list[Mention]] = defaultdict(list)
-    for index, name, target in mention_sites(papers) if sites is None else sites:
+    for index, name, target in mention_sites(papers, choices) if sites is None else sites:
         paper, t = papers[index], papers[target]
         mentions[index].append(Mention(name, t.id, t.slug, t.title))
         mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
@@ -469,13 +486,19 @@ def add_mentions(papers: list[Paper], kept: Kept | None = None, sites: list[tupl
     ]
 
 
-def mention_sites(papers: list[Paper]) -> list[tuple[int, str, int]]:
+def mention_sites(papers: list[Paper], choices: Choices | None = None) -> list[tuple[int, str, int]]:
     """(paper, name, the paper introducing it) for each name an abstract mentions (see
-    add_mentions). Reads only names, acronyms and abstracts, which linking does not change."""
+    add_mentions; name-like by `choices`, None: the shipped ones). Reads only names, acronyms and
+    abstracts, which linking does not change."""
     introducers: dict[str, list[int]] = defaultdict(list)
     for index, paper in enumerate(papers):
         words = paper.name.split() if paper.name else []
-        if words and len(cast(str, paper.name)) >= 3 and paper.name not in GENERIC_ACRONYMS and any(looks_like_name(w) for w in words):
+        if (
+            words
+            and len(cast(str, paper.name)) >= 3
+            and paper.name not in GENERIC_ACRONYMS
+            and any(looks_like_name(w, choices) for w in words)
+        ):
             introducers[cast(str, paper.name)].append(index)
     names = {name: idx[0] for name, idx in introducers.items() if len(idx) == 1}
     if not names:
@@ -530,6 +553,7 @@ def link(
     meanings: np.ndarray | None = None,
     mixing: Mixing | None = None,
     aboutness: Aboutness | None = None,
+    models: Models | None = None,
 ) -> list[Paper]:
     """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
     reused where its inputs are the same, and where work may run aside (generator.context).
@@ -537,11 +561,13 @@ def link(
     papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
     is called where this process would wait for work run aside (if ever); `neighbours_found`:
     `meanings` and `mixing`: see add_related; with `aboutness` (the tag names' vectors by the
-    meanings' source), a derived tag the paper's meaning is far from is shown as a key phrase."""
+    meanings' source), a derived tag the paper's meaning is far from is shown as a key phrase.
+    `models`: the learned models (None: the shipped ones)."""
+    models = models or Models.shipped()
     kept = context.kept
-    papers = drop_common_names(papers, kept)
+    papers = drop_common_names(papers, kept, models.choices)
     papers = unique_slugs(papers, kept)
-    papers = drop_dominant_tags(papers, kept)
+    papers = drop_dominant_tags(papers, kept, models.tag_model)
     if kept is None:
         # What only the abstracts decide (names they mention and use, the words their documents
         # begin with) aside, while key phrases are scored here, with the key phrases of the last
@@ -549,20 +575,22 @@ def link(
         # has most of it already.
         cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
         counts = phrase_counts(papers)  # before the work aside, which would count them again
-        texts = context.in_background(partial(_from_texts, papers, cut, counts), items=len(papers))
-        papers = add_keyphrases(papers, context, ahead=(cut, lambda: _result_after_waiting(texts, waiting)[3]), counts=counts)
+        texts = context.in_background(partial(_from_texts, papers, cut, counts, models), items=len(papers))
+        papers = add_keyphrases(
+            papers, context, ahead=(cut, lambda: _result_after_waiting(texts, waiting)[3]), counts=counts, models=models
+        )
         sites, names, heads, _ = texts.result()
         papers = unique_titles(papers)
     else:
-        papers = add_keyphrases(papers, context)
+        papers = add_keyphrases(papers, context, models=models)
         papers = unique_titles(papers, kept)
         sites, names, heads = None, None, None
-    papers = add_mentions(papers, kept, sites)
+    papers = add_mentions(papers, kept, sites, models.choices)
     papers = shown_by_aboutness(papers, meanings, aboutness, kept)  # tags filled up from key phrases too
-    papers = grouping_tags(papers, kept, MAX_KEYPHRASES)
+    papers = grouping_tags(papers, kept, MAX_KEYPHRASES, models.tag_model)
     if titled is not None:
         titled(papers)
-    return add_related(papers, related_count, context, names, heads, neighbours_found, meanings, mixing)
+    return add_related(papers, related_count, context, names, heads, neighbours_found, meanings, mixing, models)
 
 
 def _result_after_waiting(later: Pending, waiting: Callable[[], None] | None):
@@ -576,14 +604,19 @@ KEYPHRASES_ELSEWHERE = 0.15  # the share of papers whose key phrases _from_texts
 
 
 def _from_texts(
-    papers: list[Paper], cut: int, counts: tuple[Counter[str], int, int]
+    papers: list[Paper], cut: int, counts: tuple[Counter[str], int, int], models: Models
 ) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
     """mention_sites, the names each abstract uses (`reasons.Side.names`), the words each
     document begins with (`similar.vectors`), and papers[cut:]'s key phrases and tags (as
     add_keyphrases finds them: each paper's depend on the corpus's counts, `counts`, not on the batch)."""
-    keyphrases = _keyphrases(papers[cut:], *counts, phrase_model())
-    return mention_sites(papers), [_names(p) for p in papers], numbered([_document_head(p) for p in papers]), keyphrases
+    keyphrases = _keyphrases(papers[cut:], *counts, models)
+    return (
+        mention_sites(papers, models.choices),
+        [_names(p, models) for p in papers],
+        numbered([_document_head(p) for p in papers]),
+        keyphrases,
+    )
 
 
-def _names(paper: Paper) -> dict[str, str]:
-    return _name_spellings(paper.text)
+def _names(paper: Paper, models: Models) -> dict[str, str]:
+    return _name_spellings(paper.text, models)

@@ -25,7 +25,7 @@ import numpy as np
 
 from generator.enrich.titlegate import third_person
 from generator.language import lexicon
-from generator.language.learned import PhraseModel, choices, logistic
+from generator.language.learned import Choices, PhraseModel, logistic
 from generator.language.textutil import singular
 
 _GENERIC_HEADS = lexicon.words("generic_heads")
@@ -37,14 +37,14 @@ _NOT_PHRASE_START = lexicon.words("not_phrase_start")
 _ADJECTIVE_END = re.compile(r"(?:ly|ed|able|ible|ive|al|ous|ic|ful|less|ary)$")
 
 
-def phrase_like(phrase: str) -> bool:
+def phrase_like(phrase: str, choices: Choices | None = None) -> bool:
     """A noun phrase, not a clause fragment: 'instruction tuning' yes, 'enables agents' no,
     nor one that starts or ends on a word abstracts use mostly as a verb ('findings suggest',
-    'obtain human'; `learned.choices().verbs`)."""
-    return _phrase_like_with(phrase, choices().verbs)
+    'obtain human'; `choices.verbs`, None: the shipped choices)."""
+    return _phrase_like_with(phrase, (choices or Choices.shipped()).verbs)
 
 
-@lru_cache(maxsize=200_000)  # keyed by the verb list too: training swaps the parameters per held-out venue
+@lru_cache(maxsize=200_000)  # keyed by the verb list too: the lab passes the list it trains per held-out venue
 def _phrase_like_with(phrase: str, verbs: frozenset[str]) -> bool:
     words = phrase.lower().split()
     return _can_start(words[0], verbs) and _can_end(words[-1], verbs) and _no_clause(words, verbs)
@@ -79,10 +79,10 @@ def _subject_and_verb(words: list[str], verbs: frozenset[str]) -> bool:
 _AUXILIARIES = frozenset({"does", "do", "did", "is", "are", "can"})
 
 
-def phrases_like(phrases: list[str]) -> list[bool]:
+def phrases_like(phrases: list[str], choices: Choices | None = None) -> list[bool]:
     """phrase_like of each phrase (link asks it of ~200,000 candidates, mostly distinct),
     each first and last word judged once."""
-    verbs = choices().verbs
+    verbs = (choices or Choices.shipped()).verbs
     starts: dict[str, bool] = {}
     ends: dict[str, bool] = {}
     result = []
@@ -99,17 +99,19 @@ def phrases_like(phrases: list[str]) -> list[bool]:
     return result
 
 
-def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel) -> list[int]:
+def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel, choices: Choices | None = None) -> list[int]:
     """Which of an abstract's candidate phrases (indexes into `spellings`, as `text` writes them)
     end on a verb whose object follows: 'hallucinations impede' (various applications),
     'evaluation plays' (a role). Such a phrase has two words or more, the abstract puts an
     object's first word (lexicon `object_starts`) right after it, and its last word is one
     abstracts put before an object (`PhraseModel.object_verbs`, learned), one the training
     corpora hardly use and no author keyword ends on ('conjoins'), or a base form after a
-    plural noun ('agents view'). Issue 52, decision 0034."""
+    plural noun ('agents view'). `choices`: whose `words` the corpora use often (None: the
+    shipped choices). Issue 52, decision 0034."""
     before = _words_before_objects(text)
     if not before:
         return []
+    known = (choices or Choices.shipped()).words
     lower = ""
     found = []
     for index, spelling in enumerate(spellings):
@@ -117,7 +119,7 @@ def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel) -> lis
         if space < 0 or (last := spelling[space + 1 :].lower()) not in before:
             continue
         words = spelling.lower().split()
-        if _verb_like(last, model) or (third_person(words[-2]) and not third_person(last)):
+        if _verb_like(last, model, known) or (third_person(words[-2]) and not third_person(last)):
             lower = lower or text.lower()
             if _followed_by_object(lower, " ".join(words)):
                 found.append(index)
@@ -137,11 +139,11 @@ def _words_before_objects(text: str) -> set[str]:
     return words
 
 
-def _verb_like(word: str, model: PhraseModel) -> bool:
+def _verb_like(word: str, model: PhraseModel, known: frozenset[str]) -> bool:
     if word in model.object_verbs:
         return True
     base = singular(word) if word.endswith("s") else word
-    return base not in model.words and word not in choices().words and base not in model.keyword_heads
+    return base not in model.words and word not in known and base not in model.keyword_heads
 
 
 def _followed_by_object(lower: str, phrase: str) -> bool:
@@ -270,16 +272,3 @@ def _keywordness(model: PhraseModel, words: list[list[str]], sizes: np.ndarray) 
         having = np.flatnonzero(sizes > slot)
         total[having] += values[starts[having] + slot]
     return total / sizes
-
-
-_override: PhraseModel | None = None
-
-
-def phrase_model() -> PhraseModel:
-    return _override if _override is not None else PhraseModel.shipped()
-
-
-def use(model: PhraseModel | None) -> None:
-    """Score with this model from now on (None: the shipped one again); for training."""
-    global _override
-    _override = model

@@ -116,10 +116,11 @@ class Segment:
     value: str
 
 
-def segments(abstract: str) -> list[Segment]:
-    """Split an abstract into text (with style markers), math and URL segments."""
+def segments(abstract: str, choices: learned.Choices | None = None) -> list[Segment]:
+    """Split an abstract into text (with style markers), math and URL segments; words broken
+    across lines are mended by the title words of `choices` (None: the shipped ones)."""
     text = html.unescape(_without_sentinels(abstract))
-    text = _mend_broken_words(collapse_space(text))
+    text = _mend_broken_words(collapse_space(text), choices)
     result: list[Segment] = []
     position = 0
     # Math and URLs start with '$', '\\' or 'http': most abstracts have none and need no search.
@@ -137,13 +138,13 @@ def segments(abstract: str) -> list[Segment]:
 _BROKEN_WORD = re.compile(r"\b([A-Za-z]{2,})- ([a-z]{2,})\b")
 
 
-def _mend_broken_words(text: str) -> str:
+def _mend_broken_words(text: str, choices: learned.Choices | None) -> str:
     """'Learn- ing' (a PDF line break kept in the abstract) -> 'Learning', where the two
     halves make a word this abstract uses or a known title word; 'pre- and post-' stays."""
     if "- " not in text:
         return text
     used = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
-    known = learned.choices().titleness
+    known = (choices or learned.Choices.shipped()).titleness
 
     def mend(match: re.Match[str]) -> str:
         word = match.group(1) + match.group(2)

@@ -112,23 +112,19 @@ def test_learned_tags_are_readable_yaml_in_known_areas_and_never_curated_ones():
 
 
 def test_a_learned_tag_is_matched_but_never_changes_a_title():
-    from generator.enrich import names, tagging
+    from dataclasses import replace
+
+    from generator.enrich import tagging
+    from generator.enrich.models import Models
 
     abstract = (
         "We present GCBF, a graph control barrier function for safe multi-agent navigation. The control barrier "
         "function certifies collision avoidance for hundreds of agents in simulation."
     )
     entries = {"robotics-planning": {"control barrier functions": ["control barrier function"]}}
-    try:
-        tagging.use_learned({})
-        names._generic_expansion.cache_clear()  # cached per expansion: judged afresh each time
-        without = enrich(Record(abstract, Origin("test.txt", 1, 1), "test"))
-        tagging.use_learned(entries)
-        names._generic_expansion.cache_clear()
-        with_learned = enrich(Record(abstract, Origin("test.txt", 1, 1), "test"))
-    finally:
-        tagging.use_learned(None)
-        names._generic_expansion.cache_clear()
+    record = Record(abstract, Origin("test.txt", 1, 1), "test")
+    without = enrich(record, replace(Models.shipped(), vocabulary=tagging.vocabulary_with({})))
+    with_learned = enrich(record, replace(Models.shipped(), vocabulary=tagging.vocabulary_with(entries)))
     assert "control barrier functions" in dict(with_learned.tag_scores)
     assert "control barrier functions" not in dict(without.tag_scores)
     assert with_learned.title == without.title
@@ -137,7 +133,7 @@ def test_a_learned_tag_is_matched_but_never_changes_a_title():
 def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads():
     from generator.link import keyphrases
 
-    model = keyphrases.phrase_model()
+    model = learned.PhraseModel.shipped()
     assert 0.0 < model.once < 1.0 and len(model.weights) == len(learned.PHRASE_FEATURES)
     candidates = (
         ("fully connected layer", "fully connected layers", 2),
@@ -166,7 +162,7 @@ def test_key_phrases_prefer_whole_specific_phrases_to_pieces_and_generic_heads()
 def test_link_scores_a_phrase_exactly_as_the_trained_features_say(key, spelling, count, position, df, longer):
     from generator.link import keyphrases
 
-    model = keyphrases.phrase_model()
+    model = learned.PhraseModel.shipped()
     features = keyphrases.features(key, spelling, count, position, df, 300, longer, model)
     assert keyphrases.probability(key, spelling, count, position, df, 300, longer, model) == pytest.approx(
         model.probability(features), abs=1e-12
@@ -227,7 +223,7 @@ def test_key_phrases_are_noun_phrases_not_clause_pieces_around_a_verb():
 def test_a_phrase_the_abstract_defines_an_acronym_for_or_authors_give_as_a_keyword_scores_higher():
     from generator.link import keyphrases
 
-    model = keyphrases.phrase_model()
+    model = learned.PhraseModel.shipped()
     assert "test time training" in model.keywords or "imitation learning" in model.keywords
 
     def probability(key, defined=False):

@@ -8,17 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from generator.enrich import tagevidence
 from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, derived_terms, drop_dominant_tags, filled_up, grouping_tags
+from generator.language.learned import TagModel
 from helpers import papers_from
 
 
-@pytest.fixture(autouse=True)
-def no_generic_phrases():
-    """These rules on their own: no key phrase is generic (the shipped list is learned data)."""
-    tagevidence.use(replace(tagevidence.tag_model(), generic_phrases=frozenset()))
-    yield
-    tagevidence.use(None)
+def grouped(papers, max_keyphrases=6, generic=frozenset()):
+    """grouping_tags by the shipped tag model with `generic` as its generic phrases: by default
+    these rules on their own, no key phrase generic (the shipped list is learned data)."""
+    return grouping_tags(papers, max_keyphrases=max_keyphrases, model=replace(TagModel.shipped(), generic_phrases=generic))
 
 
 def test_given_keywords_come_first_then_tags_whose_evidence_reaches_the_threshold():
@@ -74,15 +72,13 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     hidden = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.hidden_terms}
     dominant = "mention" not in kept_where
     assert hidden == ({"title"} if dominant else set())
-    assert ("evaluation" in grouping_tags(result)[0].tags) is not dominant and "evaluation" in grouping_tags(result)[1].tags
+    assert ("evaluation" in grouped(result)[0].tags) is not dominant and "evaluation" in grouped(result)[1].tags
 
 
 def test_a_tag_of_the_field_most_abstracts_name_is_shown_only_where_the_paper_is_about_it():
     # '3D' is named by 72% of 3DV's abstracts: a '3D vision' page of the papers that say it most
     # groups nothing a 3DV reader wants. Where the paper is about the field itself it stays.
-    from generator.enrich.tagevidence import tag_model
-
-    central = tag_model().central
+    central = TagModel.shipped().central
     kinds = ["strong", "title", "given", "weak", "weak"]
 
     def scores(i: int, kind: str | None) -> tuple[tuple[str, float], ...]:
@@ -91,13 +87,13 @@ def test_a_tag_of_the_field_most_abstracts_name_is_shown_only_where_the_paper_is
         return (("3D vision", score),) * named + (("graph learning", 0.9),)
 
     made = _collection(60, kinds, "3D vision", "3D Vision Without Depth", scores)
-    result = grouping_tags(drop_dominant_tags(made))
+    result = grouped(drop_dominant_tags(made))
     shown = {kind for kind, paper in zip(kinds, result) if "3D vision" in paper.tags}
     assert shown == {"strong", "title", "given"}
     assert derived_terms(result[3])[0] == ("3D vision", "graph learning")  # related papers still find it
     # Named by fewer than half: a tag like any other.
     fewer = [replace(paper, tag_scores=paper.tag_scores[-1:]) if i >= 5 else paper for i, paper in enumerate(made)]
-    assert {kind for kind, paper in zip(kinds, grouping_tags(drop_dominant_tags(fewer))) if "3D vision" in paper.tags} == set(kinds)
+    assert {kind for kind, paper in zip(kinds, grouped(drop_dominant_tags(fewer))) if "3D vision" in paper.tags} == set(kinds)
 
 
 def _paper(base, i, tags, keyphrases=(), given=(), hidden=(), once=(), filled=()):
@@ -121,7 +117,7 @@ def test_a_derived_tag_no_other_paper_carries_becomes_a_key_phrase():
         _paper(base, 0, ["graph learning", "anomaly detection", "image background"], ["message passing", "graph anomaly"]),
         _paper(base, 1, ["graph learning", "anomaly detection", "robotics"], ["robot arms"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     assert result[0].tags == ("graph learning", "anomaly detection")
     assert result[0].keyphrases == ("image background", "message passing", "graph anomaly")
     assert result[1].tags == ("graph learning", "anomaly detection")
@@ -131,8 +127,8 @@ def test_a_derived_tag_no_other_paper_carries_becomes_a_key_phrase():
 def test_a_given_keyword_stays_a_tag_on_one_paper():
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [_paper(base, 0, ["my own keyword", "a", "b"], given=["my own keyword"]), _paper(base, 1, ["a", "b", "c"])]
-    assert grouping_tags(papers)[0].tags == ("my own keyword", "a", "b")
-    assert grouping_tags(papers)[1].tags == ("a", "b")
+    assert grouped(papers)[0].tags == ("my own keyword", "a", "b")
+    assert grouped(papers)[1].tags == ("a", "b")
 
 
 def test_a_paper_short_of_tags_joins_the_groups_its_key_phrases_name():
@@ -142,7 +138,7 @@ def test_a_paper_short_of_tags_joins_the_groups_its_key_phrases_name():
         _paper(base, 1, ["graph learning", "message passing"]),
         _paper(base, 2, ["graph learning"], ["Message Passing", "graph learning methods", "lone phrase"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     # 'graph learning methods' overlaps a tag it has; a phrase no paper has as a tag makes no new tag.
     assert result[2].tags == ("graph learning", "message passing")
     assert all(count >= 2 for count in Counter(t for p in result for t in p.tags).values())
@@ -158,19 +154,13 @@ def test_a_tag_filled_up_from_key_phrases_is_shown_only_while_the_paper_has_fewe
         _paper(base, 2, ["anomaly detection", "natural image"], filled=["natural image"]),
         _paper(base, 3, ["graph learning", "anomaly detection", "natural image"], given=["natural image"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     assert result[0].tags == ("graph learning", "anomaly detection")
     assert result[0].keyphrases == ("natural image", "message passing")
     assert result[1].tags == ("graph learning", "natural image")  # its second tag: shown, and a group
     assert result[2].tags == ("anomaly detection", "natural image")
     assert result[3].tags == papers[3].tags  # the authors' keyword
     assert derived_terms(result[0])[0] == papers[0].tags  # related papers still find it as a tag
-
-
-@pytest.fixture
-def generic_dnn(no_generic_phrases):
-    """The tag model with 'deep neural network' among its generic phrases (as training finds it)."""
-    tagevidence.use(replace(tagevidence.tag_model(), generic_phrases=frozenset({"deep neural network"})))
 
 
 def _dnn_papers():
@@ -185,11 +175,11 @@ def _dnn_papers():
     ]
 
 
-def test_a_generic_key_phrase_is_never_a_tag_of_its_own_nor_a_group_to_join(generic_dnn):
+def test_a_generic_key_phrase_is_never_a_tag_of_its_own_nor_a_group_to_join():
     # Many abstracts write 'deep neural networks'; almost no author files a paper under it
     # (decision 0020). A page rather shows no tag than that one; the phrase stays a key phrase.
     papers = _dnn_papers()
-    result = grouping_tags(papers)
+    result = grouped(papers, generic=frozenset({"deep neural network"}))  # as training finds it
     assert result[0].tags == () and "deep neural networks" in result[0].keyphrases
     assert result[1].tags == ("graph learning",)
     assert result[2].tags == ("graph learning",)
@@ -198,7 +188,7 @@ def test_a_generic_key_phrase_is_never_a_tag_of_its_own_nor_a_group_to_join(gene
 
 
 def test_a_key_phrase_that_is_not_generic_still_fills_up_and_groups():
-    result = grouping_tags(_dnn_papers())
+    result = grouped(_dnn_papers())
     assert result[0].tags == ("deep neural networks",)
     assert result[2].tags == ("graph learning", "deep neural networks")
 
@@ -213,7 +203,7 @@ def test_a_one_word_tag_named_in_passing_is_the_last_key_phrase_not_a_tag():
         _paper(base, 1, ["graph learning", "anomaly detection", "sampling"]),
         _paper(base, 2, ["graph learning", "sampling"]),
     ]
-    result = grouping_tags(papers, max_keyphrases=6)
+    result = grouped(papers, max_keyphrases=6)
     assert result[0].tags == ("graph learning", "anomaly detection")
     assert result[0].keyphrases == (*six, "sampling")
     assert result[1].tags == papers[1].tags
@@ -228,13 +218,13 @@ def test_a_tag_shown_as_a_key_phrase_takes_no_tag_s_place():
         _paper(base, 2, ["graph learning", "natural image"], filled=["natural image"]),
         _paper(base, 3, ["sampling", "anomaly detection"]),
     ]
-    assert grouping_tags(papers)[0].tags == ("graph learning", "natural image")
+    assert grouped(papers)[0].tags == ("graph learning", "natural image")
 
 
 def test_papers_whose_tags_all_group_are_the_same_objects():
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [_paper(base, i, ["a", "b", "c"]) for i in range(3)]
-    assert all(new is old for new, old in zip(grouping_tags(papers), papers))
+    assert all(new is old for new, old in zip(grouped(papers), papers))
 
 
 def test_hidden_terms_are_neither_tags_nor_key_phrases_on_the_page():
@@ -252,7 +242,7 @@ def test_hidden_terms_are_neither_tags_nor_key_phrases_on_the_page():
         _paper(base, 1, ["graph learning", "evaluation", "anomaly detection"], ["message passing"]),
         _paper(base, 2, ["evaluation", "anomaly detection"], ["message passing"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     assert result[0].tags == ("graph learning", "anomaly detection") and result[0].keyphrases == ("message passing",)
     assert result[1].tags == ("graph learning", "evaluation", "anomaly detection")  # named often there: shown
     assert derived_terms(result[0])[0] == ("graph learning", "evaluation", "anomaly detection")  # still finds related papers
@@ -312,7 +302,7 @@ def test_a_tag_the_abstract_names_once_is_a_key_phrase_and_joins_no_group():
         _paper(base, 2, ["graph learning", "in-context learning", "anomaly detection"]),
         _paper(base, 3, ["graph learning", "anomaly detection"], ["in-context learning"], once=["in-context learning"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     assert result[0].tags == ("graph learning", "anomaly detection")
     assert result[0].keyphrases == ("in-context learning", "message passing")
     assert result[1].tags == papers[1].tags and result[2].tags == papers[2].tags
@@ -326,7 +316,7 @@ def test_a_tag_named_once_on_two_papers_only_is_no_group():
         _paper(base, 0, ["graph learning", "anomaly detection", "motion planning"]),
         _paper(base, 1, ["graph learning", "anomaly detection", "motion planning"], once=["motion planning"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     assert "motion planning" not in result[0].tags and "motion planning" in result[0].keyphrases  # a group of one
     assert result[1].keyphrases == ("motion planning",)
 
@@ -340,7 +330,7 @@ def test_spellings_of_one_term_are_one_tag_as_most_papers_spell_it():
         _paper(base, 3, ["self-supervised learning", "a", "b"]),
         _paper(base, 4, ["self supervised learning", "a", "b"]),
     ]
-    result = grouping_tags(papers)
+    result = grouped(papers)
     assert {p.tags[0] for p in result[:3]} == {"graph neural networks"}
     assert result[3].tags[0] == result[4].tags[0]  # one tag, not two lone ones turned key phrases
 

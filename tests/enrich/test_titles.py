@@ -80,7 +80,7 @@ def test_parameters_are_read_from_readable_files():
 
 
 def test_the_shipped_parameters_hold_a_model_for_each_choice():
-    choices = learned.choices()
+    choices = learned.Choices.shipped()
     assert choices.name.weights and choices.lead.weights and choices.phrase.weights and choices.sentence.weights
     assert 0.0 < choices.name_threshold < 1.0 and 0.0 < choices.lead_threshold < 1.0
     assert "recipe" in choices.words and "gnncert" not in choices.words  # 'REcipe' is a highlighted word, 'GNNCert' a name
@@ -96,27 +96,20 @@ PPA = (
 
 
 def _with_thresholds(show: float, lead: float) -> learned.Choices:
-    return dataclasses.replace(learned.choices(), name_threshold=show, lead_threshold=lead)
+    return dataclasses.replace(learned.Choices.shipped(), name_threshold=show, lead_threshold=lead)
 
 
 def test_the_model_decides_whether_a_title_shows_the_name_and_leads_with_it():
     names = name_candidates(PPA, [], find_acronyms(PPA))
     assert [n.name for n in names][:1] == ["PPA"]
-    try:
-        learned.use(_with_thresholds(0.0, 0.0))  # sure: the name leads
-        lead, title = derive_title(PPA, names)
-        assert lead is not None and title.startswith("PPA: Proactive Privacy Amnesia")
-        learned.use(_with_thresholds(1.0, 0.0))  # the lead model alone decides that a name leads
-        lead, title = derive_title(PPA, names)
-        assert lead is not None and title.startswith("PPA: ")
-        learned.use(_with_thresholds(0.0, 1.0))  # likely, not sure: the name follows the phrase
-        lead, title = derive_title(PPA, names)
-        assert title.startswith("Proactive Privacy Amnesia") and title.endswith(" (PPA)") and title_defects(title, "PPA") == []
-        learned.use(_with_thresholds(1.0, 1.0))  # never likely enough: the descriptive phrase alone
-        lead, title = derive_title(PPA, names)
-        assert lead is None and "PPA" not in title and title_defects(title) == []
-    finally:
-        learned.use(None)
+    lead, title = derive_title(PPA, names, _with_thresholds(0.0, 0.0))  # sure: the name leads
+    assert lead is not None and title.startswith("PPA: Proactive Privacy Amnesia")
+    lead, title = derive_title(PPA, names, _with_thresholds(1.0, 0.0))  # the lead model alone decides that a name leads
+    assert lead is not None and title.startswith("PPA: ")
+    lead, title = derive_title(PPA, names, _with_thresholds(0.0, 1.0))  # likely, not sure: the name follows the phrase
+    assert title.startswith("Proactive Privacy Amnesia") and title.endswith(" (PPA)") and title_defects(title, "PPA") == []
+    lead, title = derive_title(PPA, names, _with_thresholds(1.0, 1.0))  # never likely enough: the descriptive phrase alone
+    assert lead is None and "PPA" not in title and title_defects(title) == []
 
 
 PAIRED = (
@@ -134,7 +127,7 @@ def test_a_pair_of_topics_is_a_title_only_when_nothing_else_passes(monkeypatch):
     _, title = derive_title(PAIRED, names)
     assert not topic_pair(Phrase(title, "shown", 0)) and "Residual Gate" in title, title  # ... and loses to the proposal
     only_pairs = [p for p in candidates if topic_pair(p)]
-    monkeypatch.setattr(titles, "descriptor_candidates", lambda text, names: only_pairs)
+    monkeypatch.setattr(titles, "descriptor_candidates", lambda text, names, choices=None: only_pairs)
     assert derive_title(PAIRED, names)[1] in {p.text for p in only_pairs}  # the last resort still gives a title
 
 
@@ -161,7 +154,7 @@ MENTIONED = (
 
 def test_a_pair_with_a_term_the_abstract_only_mentions_is_the_last_resort_of_all():
     """'Sparse Autoencoders and Medical Imaging': 'medical imaging' is said once, in passing."""
-    phrases = titles._keyphrase_pair(MENTIONED)
+    phrases = titles._keyphrase_pair(MENTIONED, learned.Choices.shipped())
     assert [p.rule for p in phrases if topic_pair(p)] == ["keyphrases-mentioned"], phrases
     ranked = [phrases[-1], Phrase("Vision Transformers", "subject", 0), Phrase("Autoencoders and Features", "keyphrases", 0)]
     assert [p.rule for p in titles._pairs_last(ranked)] == ["subject", "keyphrases", "keyphrases-mentioned"]
@@ -174,16 +167,13 @@ def test_topic_pairs_are_short_phrases_joined_by_and():
     assert not topic_pair(Phrase("Learning Fast and Slow Dynamics of Large Graphs With Many Node Types", "proposal", 0))
 
 
-def test_names_follow_the_word_list_in_use():
-    """Training swaps word lists per held-out venue: whether 'REcipe' highlights a common word
-    must follow the list in use, not the one an earlier fold cached."""
+def test_names_follow_the_word_list_given():
+    """Training passes word lists per held-out venue: whether 'REcipe' highlights a common word
+    must follow the list given, not the one an earlier fold cached."""
     abstract = "We propose REcipe, a method for merging. REcipe merges models well."
-    try:
-        for common, expected in ((frozenset(), ["REcipe"]), (frozenset({"recipe"}), []), (frozenset(), ["REcipe"])):
-            learned.use(dataclasses.replace(learned.choices(), words=common))
-            assert [n.name for n in name_candidates(abstract, [], [])] == expected
-    finally:
-        learned.use(None)
+    for common, expected in ((frozenset(), ["REcipe"]), (frozenset({"recipe"}), []), (frozenset(), ["REcipe"])):
+        choices = dataclasses.replace(learned.Choices.shipped(), words=common)
+        assert [n.name for n in name_candidates(abstract, [], [], choices=choices)] == expected
 
 
 def test_no_candidate_means_no_name():
@@ -286,7 +276,7 @@ def test_a_past_tense_makes_no_gerund():
 
     phrases = [p.text for p in contribution_phrases("In this work we proposed pure or approximate DP algorithms for pairwise learning.")]
     assert phrases and not any("eding" in p for p in phrases), phrases
-    assert _purpose(" to structured prediction problems") is None  # 'to' before a noun phrase, not a verb
+    assert _purpose(" to structured prediction problems", learned.Choices.shipped()) is None  # 'to' before a noun phrase, not a verb
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Key phrases (generator.link.keyphrases, link.corpus.add_keyphrases): phrase shapes judged in bulk as one at a time, the verb list in use."""
+"""Key phrases (generator.link.keyphrases, link.corpus.add_keyphrases): phrase shapes judged in bulk as one at a time, by the verb list given."""
 
 from __future__ import annotations
 
@@ -25,20 +25,16 @@ def test_candidates_judged_together_are_judged_as_one_at_a_time():
     assert True in judged and False in judged
 
 
-def test_key_phrases_follow_the_verb_list_in_use():
-    """Training swaps the verb list per held-out venue: whether 'findings suggest' is a phrase
-    must follow the list in use, not the one an earlier fold cached."""
+def test_key_phrases_follow_the_verb_list_given():
+    """Training passes a verb list per held-out venue: whether 'findings suggest' is a phrase
+    must follow the list given, not the one an earlier fold cached."""
     import dataclasses
 
-    from generator.language import learned
+    from generator.language.learned import Choices
     from generator.link.corpus import _phrase_like
 
-    try:
-        for verbs, expected in ((frozenset(), True), (frozenset({"suggest"}), False), (frozenset(), True)):
-            learned.use(dataclasses.replace(learned.choices(), verbs=verbs))
-            assert _phrase_like("findings suggest") is expected
-    finally:
-        learned.use(None)
+    for verbs, expected in ((frozenset(), True), (frozenset({"suggest"}), False), (frozenset(), True)):
+        assert _phrase_like("findings suggest", dataclasses.replace(Choices.shipped(), verbs=verbs)) is expected
 
 
 import re  # noqa: E402
@@ -101,7 +97,7 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     from generator.enrich.titlegate import third_person
     from generator.errors import Report
     from generator.language import lexicon
-    from generator.language.learned import choices
+    from generator.language.learned import Choices
     from generator.link.corpus import link
     from generator.pipeline import merge_duplicates
     from generator.runtime.parallel import Forking
@@ -115,7 +111,7 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     count = re.compile(r"\d+(?:[.,]\d+)*(?:[kmbt]|x|%)?$")
     dangling = lexicon.words("not_phrase_end")
     nominal = lexicon.words("nominal_gerunds")
-    verbs = choices().verbs
+    verbs = Choices.shipped().verbs
     terms = vocabulary().matched
     found = []
     for path in corpora:

@@ -136,6 +136,7 @@ def test_meanwhile_runs_while_the_workers_work_or_when_asked(monkeypatch):
 
 
 def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_at_once(tmp_path, monkeypatch):
+    from generator.enrich.models import Models
     from generator.errors import Report
     from generator.link import corpus as link
     from generator.pipeline import RunCache, load
@@ -148,7 +149,7 @@ def test_key_phrases_of_the_last_papers_worked_out_elsewhere_are_the_ones_found_
     at_once = link.add_keyphrases(papers)
     cut = len(papers) - int(len(papers) * link.KEYPHRASES_ELSEWHERE)
     assert 0 < cut < len(papers)
-    elsewhere = link._from_texts(papers, cut, link.phrase_counts(papers))[3]
+    elsewhere = link._from_texts(papers, cut, link.phrase_counts(papers), Models.shipped())[3]
     assert [(p.keyphrases, p.tags) for p in at_once[cut:]] == elsewhere
     assert link.add_keyphrases(papers, ahead=(cut, lambda: elsewhere)) == at_once
     assert sum(p.keyphrases != q.keyphrases for p, q in zip(papers, at_once)) > len(papers) // 2  # they were found

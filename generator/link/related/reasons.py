@@ -15,9 +15,11 @@ from functools import lru_cache
 import numpy as np
 
 from generator.context import Memo
+from generator.enrich.models import Models
 from generator.enrich.tagging import normalise_keyword
 from generator.enrich.tags import derived_terms
 from generator.language import lexicon
+from generator.language.learned import Choices
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import phrase_like
 from generator.model import Paper
@@ -135,17 +137,19 @@ def side_of(paper: Paper, names: dict[str, str]) -> Side:
     )
 
 
-def explain(sides, pairs: list[tuple[int, int]], matrix, vocabulary: np.ndarray) -> list[tuple[str, ...]]:
+def explain(sides, pairs: list[tuple[int, int]], matrix, vocabulary: np.ndarray, models: Models | None = None) -> list[tuple[str, ...]]:
     """Why each pair (i, j) of papers is related: shared names, tags and key phrases, then the
     heaviest shared terms, at most 4. `sides`: per paper index, its `Side`. The terms two
     rows share are found for all pairs at once (`_shared_in_order`), and only for the pairs
-    whose tags, phrases and names give fewer than 3 reasons."""
+    whose tags, phrases and names give fewer than 3 reasons. `models`: what tells a phrase
+    and a keyword's tag (None: the shipped models)."""
+    models = models or Models.shipped()
     named = [_named_reasons(sides[i], sides[j]) for i, j in pairs]
     short = [k for k, reasons in enumerate(named) if len(reasons) < 3]
     facts: dict[str, list] = {}  # per term, what `_telling` asks of it (this run's models: no module cache)
     for k, shared in zip(short, _shared_in_order(matrix, [pairs[k] for k in short], vocabulary)):
         i, j = pairs[k]
-        named[k] = _term_reasons(sides[i], sides[j], named[k], shared, facts)
+        named[k] = _term_reasons(sides[i], sides[j], named[k], shared, facts, models)
     return [tuple(reasons[:4]) for reasons in named]
 
 
@@ -176,7 +180,7 @@ def _shown(key: str, a: Side, b: Side) -> bool:
     return (key in a.shown_keys or key in b.shown_keys) and key not in a.hidden_keys and key not in b.hidden_keys
 
 
-def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts: dict[str, list]) -> list[str]:
+def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts: dict[str, list], models: Models) -> list[str]:
     """`reasons` completed with the heaviest shared terms that tell something (`_telling`;
     `shared`: the terms both rows have, heaviest product first), else the fallback."""
     taken = {word for r in reasons for word in normalise_term(r).split()}
@@ -188,12 +192,12 @@ def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts
         if known is None:  # [a lone word?, its key, its key's words, whether its shape can tell, its keyword form]
             key = normalise_term(term)
             known = facts[term] = [len(term.split()) == 1, key, frozenset(key.split()), None, None]
-        if not _telling(term, known, phrases, names) or known[2] <= taken:
+        if not _telling(term, known, phrases, names, models.choices) or known[2] <= taken:
             continue
         if term not in names and not _shown(known[1], a, b):
             continue  # a phrase both abstracts contain that neither page shows ('success rate')
         if known[4] is None:
-            known[4] = normalise_keyword(term)
+            known[4] = normalise_keyword(term, models.vocabulary)
         if known[4] in reasons:  # 'llm' after 'large language models'
             continue
         reasons.append(a_names.get(term, term))  # a name as the abstract writes it
@@ -205,7 +209,7 @@ def _term_reasons(a: Side, b: Side, reasons: list[str], shared: list[str], facts
     return reasons
 
 
-def _telling(term: str, known: list, shared_phrases: frozenset[str], shared_names) -> bool:
+def _telling(term: str, known: list, shared_phrases: frozenset[str], shared_names, choices: Choices) -> bool:
     """A shared term worth showing as a reason: a name both abstracts use, or a phrase both
     abstracts really contain (not two words that only meet across a comma: 'models distillation').
     `known`: what `_term_reasons` remembers of the term, filled in here as asked."""
@@ -217,7 +221,7 @@ def _telling(term: str, known: list, shared_phrases: frozenset[str], shared_name
     if known[1] not in shared_phrases:
         return False
     if known[3] is None:
-        known[3] = phrase_like(term) and not all(w in _BOILERPLATE for w in term.split())
+        known[3] = phrase_like(term, choices) and not all(w in _BOILERPLATE for w in term.split())
     return known[3]
 
 
