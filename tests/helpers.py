@@ -1,5 +1,6 @@
 """What the tests share besides fixtures: paths, running the CLI and MkDocs, hostile inputs,
-corpus records with their real fields hidden, an HTML probe."""
+corpus records with their real fields hidden, an HTML probe, learned models given instead of
+the shipped ones."""
 
 from __future__ import annotations
 
@@ -146,3 +147,33 @@ def papers_from(*abstracts: str) -> list:
     from generator.model import Origin, Record
 
     return [enrich(Record(abstract=a, origin=Origin("t.txt", i + 1, i + 1), collection="C")) for i, a in enumerate(abstracts)]
+
+
+def only_models_given(monkeypatch):
+    """Copies of the shipped learned models (equal, other objects), after which reading the
+    shipped ones fails: a derivation given the copies reads them wherever it reads a model, as the
+    lab's trained models must be. Names still read the curated spellings of the shipped
+    vocabulary (enrich.names: the same in every vocabulary, learned tags never change a name)."""
+    from types import SimpleNamespace
+
+    from generator.enrich import tagging
+    from generator.enrich.models import Models
+    from generator.language.learned import Choices, PhraseModel, TagModel
+
+    shipped = Models.shipped()
+    given = Models(
+        dataclasses.replace(shipped.choices),
+        dataclasses.replace(shipped.tag_model),
+        tagging.vocabulary_with(tagging._data(tagging.LEARNED)),
+        dataclasses.replace(shipped.phrase_model),
+    )
+
+    def unread() -> None:
+        raise AssertionError("a shipped model was read where the models given should have been")
+
+    for model in (Models, Choices, TagModel, PhraseModel):
+        monkeypatch.setattr(model, "shipped", staticmethod(unread))
+    monkeypatch.setattr(tagging, "vocabulary", lambda: SimpleNamespace(folded=shipped.vocabulary.folded))
+    tagging.mentions.cache_clear()  # what they answered for no vocabulary given would hide a read
+    tagging.normalise_keyword.cache_clear()
+    return given

@@ -11,12 +11,14 @@ from types import SimpleNamespace
 import pytest
 
 from generator.model import Origin, Record
+from helpers import only_models_given
 from lab.evaluate import (
     TitleName,
     area_agreement,
     best_lift,
     contains,
     evaluate_corpus,
+    evaluate_records,
     is_one_sentence,
     jaccard,
     keyword_kind,
@@ -263,6 +265,15 @@ def test_evaluates_the_start_of_a_real_corpus():
     assert 0.5 <= result.metric("related", "plain_agreement") <= 1.0  # smoothing reorders, it does not replace
     assert result.metric("related", "reason_quality") >= 0.9
     assert result.metric("time", "total_seconds") > 0
+
+
+def test_the_scores_read_the_models_given_not_the_shipped_ones(monkeypatch):
+    """Training scores the models it fits (lab/train.py, lab/train_tags.py give them): given
+    models, neither the derivation nor the scoring reads the shipped ones."""
+    records = load(corpus("corl2025.jsonl"), limit=60)
+    shipped = evaluate_records("corl2025", records).to_json()
+    given = evaluate_records("corl2025", records, models=only_models_given(monkeypatch)).to_json()
+    assert {k: v for k, v in given.items() if k != "time"} == {k: v for k, v in shipped.items() if k != "time"}
 
 
 def test_command_prints_a_table_and_writes_json(tmp_path):
