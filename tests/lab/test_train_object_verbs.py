@@ -23,9 +23,9 @@ def test_a_word_is_listed_by_its_share_of_uses_before_an_object():
 
 
 def test_the_shipped_list_is_what_the_corpora_give():
-    from generator.link.keyphrases import phrase_model
+    from generator.language.learned import PhraseModel
 
     abstracts = train_object_verbs.corpus_abstracts(train_object_verbs.ROOT.parent / "shared" / "corpus")
     if not abstracts:
         pytest.skip("no shared corpora")
-    assert set(train_object_verbs.object_verbs(abstracts)) == phrase_model().object_verbs
+    assert set(train_object_verbs.object_verbs(abstracts)) == PhraseModel.shipped().object_verbs

@@ -81,9 +81,10 @@ def test_clause_fragments_and_counts_are_not_key_phrases(phrase, is_phrase):
     ],
 )
 def test_a_phrase_ending_on_a_verb_whose_object_follows_is_no_key_phrase(text, phrase, verb):
-    from generator.link.keyphrases import phrase_model, verb_phrases
+    from generator.language.learned import PhraseModel
+    from generator.link.keyphrases import verb_phrases
 
-    assert verb_phrases(text, [phrase, "unrelated words"], phrase_model()) == ([0] if verb else [])
+    assert verb_phrases(text, [phrase, "unrelated words"], PhraseModel.shipped()) == ([0] if verb else [])
 
 
 def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
