@@ -69,6 +69,37 @@ class Mention:
 
 
 @dataclass(frozen=True)
+class TagChoice:
+    """What choosing a paper's tags and key phrases worked from and set aside; the page shows
+    `Paper.tags` and `Paper.keyphrases`. Filled by enrich (given, scores, candidates, hidden,
+    as_phrases) and changed by the link passes (enrich.tags.drop_dominant_tags hides the field's
+    tag, link.aboutness shows tags the paper is not about as phrases, enrich.tags.grouping_tags
+    keeps what was derived). Issues 33 and 54."""
+
+    # Tags from the input's keywords, kept whatever their spread.
+    given: tuple[str, ...] = ()
+    # Every vocabulary tag the abstract mentions, with how likely it is an author keyword
+    # (`tagevidence`), kept or not: (tag, probability), by tag.
+    scores: tuple[tuple[str, float], ...] = ()
+    # Key-phrase candidates: (normalised key, first spelling, occurrences), in text order.
+    candidates: tuple[tuple[str, str, int], ...] = ()
+    # Derived terms the page does not show, though they still find related papers: one-word tags
+    # named once ('evaluation': enrich.tags.in_passing), tags named only by an acronym defined
+    # otherwise (enrich.tags.misread), a tag naming the collection's field where the paper is not
+    # about it (enrich.tags.drop_dominant_tags, field_tags), and the keys of candidate phrases that
+    # stop inside a term ('deep reinforcement': enrich.tagging.cut_phrases). Issue 33.
+    hidden: tuple[str, ...] = ()
+    # Derived tags of more words the abstract names once, with weak evidence, that the title does
+    # not name ('in-context learning' on a paper that prompts in context: enrich.tags.named_once),
+    # and tags the paper's meaning is far from (link.aboutness): the page shows them among the key
+    # phrases, not as tags; related papers still find them as tags. Decisions 0017, 0031.
+    as_phrases: tuple[str, ...] = ()
+    # The paper's (tags, key phrases) as derived, kept when enrich.tags.grouping_tags changes what
+    # its page shows: related papers and their reasons are found by these (enrich.tags.derived_terms).
+    derived: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+
+@dataclass(frozen=True)
 class Paper:
     id: str
     slug: str
@@ -76,7 +107,6 @@ class Paper:
     summary: str
     name: str | None  # the method/model/benchmark name the paper introduces
     tags: tuple[str, ...]
-    given_tags: tuple[str, ...]  # tags from the input's keywords, kept whatever their spread
     keyphrases: tuple[str, ...]
     area: str
     links: tuple[Link, ...]
@@ -93,25 +123,7 @@ class Paper:
     related: tuple[Related, ...] = ()
     mentions: tuple[Mention, ...] = ()
     mentioned_by: tuple[Mention, ...] = ()
-    # Keyphrase candidates: (normalised key, first spelling, occurrences), in text order.
-    candidate_phrases: tuple[tuple[str, str, int], ...] = field(default=(), repr=False)
-    # Every vocabulary tag the abstract mentions, with how likely it is an author keyword
-    # (`tagevidence`), kept or not: (tag, probability), by tag.
-    tag_scores: tuple[tuple[str, float], ...] = field(default=(), repr=False)
-    # The paper's (tags, key phrases) as derived, kept when enrich.tags.grouping_tags changes what
-    # its page shows: related papers and their reasons are found by these (enrich.tags.derived_terms).
-    before_grouping: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False)
-    # Derived terms the page does not show, though they still find related papers: one-word tags
-    # named once ('evaluation': enrich.tags.in_passing), tags named only by an acronym defined
-    # otherwise (enrich.tags.misread), a tag naming the collection's field where the paper is not
-    # about it (enrich.tags.drop_dominant_tags, field_tags), and the keys of candidate phrases that stop inside a term
-    # ('deep reinforcement': enrich.tagging.cut_phrases). Issue 33.
-    hidden_terms: tuple[str, ...] = field(default=(), repr=False)
-    # Derived tags of more words the abstract names once, with weak evidence, that the title does
-    # not name ('in-context learning' on a paper that prompts in context: enrich.tags.named_once):
-    # the page shows them among the key phrases, not as tags; related papers still find them as
-    # tags. Decision 0017.
-    shown_as_phrases: tuple[str, ...] = field(default=(), repr=False)
+    tag_choice: TagChoice = field(default=TagChoice(), repr=False)
 
 
 _PAPER_FIELDS = frozenset(f.name for f in fields(Paper))

@@ -428,7 +428,7 @@ def broad_once(paper: Paper, vocab: Vocabulary | None = None) -> bool:
     named = Counter(mention.tag for mention in mentions(paper.text, vocab))
     for tag in paper.tags:
         key = term_tokens(tag)
-        if len(key) == 1 and tag not in paper.given_tags and max(occurrences(abstract, key), named[tag]) <= 1:
+        if len(key) == 1 and tag not in paper.tag_choice.given and max(occurrences(abstract, key), named[tag]) <= 1:
             return True
     return False
 
@@ -479,10 +479,10 @@ def summary_metrics(papers: Sequence[Paper], records: Sequence[Record]) -> list[
 def usable_reason(reason: str, a: Paper, b: Paper, choices: Choices | None = None) -> bool:
     """A reason a reader can use, found on one of the two pages (issue 52): a tag or key phrase
     either page shows, their area, or a name (either paper's, or name-like); never a term either
-    page hides as too broad or cut (Paper.hidden_terms: 'robotics' at CoRL, 'offline
+    page hides as too broad or cut (Paper.tag_choice.hidden: 'robotics' at CoRL, 'offline
     reinforcement'), nor a phrase neither page shows ('success rate') or a lone generic word."""
     key = normalise_term(reason)
-    if key in {normalise_term(t) for p in (a, b) for t in p.hidden_terms}:
+    if key in {normalise_term(t) for p in (a, b) for t in p.tag_choice.hidden}:
         return False
     shown = {normalise_term(t) for p in (a, b) for t in (*p.tags, *p.keyphrases)}
     return key in shown or reason in (a.name, b.name, a.area) or looks_like_name(reason, choices)

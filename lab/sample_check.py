@@ -48,7 +48,7 @@ def derived_corpus(corpus_dir: Path, name: str, corpora: dict, related_by: str =
 def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, related_by: str = "lexical") -> list[dict]:
     """The `count` papers random.Random(seed) draws from corpus `name`, derived as
     `derived_corpus` derives them: per paper its record number, real title, author keywords,
-    abstract, tags, key phrases, the evidence of its vocabulary tags (Paper.tag_scores), and
+    abstract, tags, key phrases, the evidence of its vocabulary tags (Paper.tag_choice.scores), and
     each related paper's record number, real title, abstract, reasons, strength and whether it is strong."""
     records, papers = derived_corpus(corpus_dir, name, corpora, related_by)
     index = {paper.id: i for i, paper in reversed(list(enumerate(papers)))}
@@ -76,7 +76,7 @@ def drawn(corpus_dir: Path, name: str, seed: int, count: int, corpora: dict, rel
                 "abstract": paper.text,
                 "tags": list(paper.tags),
                 "keyphrases": list(paper.keyphrases),
-                "tag_scores": dict(paper.tag_scores),
+                "tag_scores": dict(paper.tag_choice.scores),
                 "related": related,
             }
         )

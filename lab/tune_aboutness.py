@@ -179,7 +179,7 @@ def _rank_score(rank: tuple[int, int, float]) -> float:
 def _as_capture(item: dict) -> dict:
     """The judged tag's paper as judging.evidence_rank reads a captured one."""
     paper = item["paper"]
-    return {"abstract": paper.text, "tag_scores": dict(paper.tag_scores)}
+    return {"abstract": paper.text, "tag_scores": dict(paper.tag_choice.scores)}
 
 
 def write(tags: list[str], fitted: dict[str, tuple[np.ndarray, dict]]) -> None:

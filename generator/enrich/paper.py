@@ -20,7 +20,7 @@ from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.learned import Choices
 from generator.language.textutil import collapse_space
-from generator.model import Acronym, Link, Paper, Record
+from generator.model import Acronym, Link, Paper, Record, TagChoice
 from generator.sources import markup
 from generator.sources.urlpolicy import web_url
 
@@ -196,7 +196,6 @@ def _paper(
         summary=summary,
         name=name,
         tags=tags,
-        given_tags=given_tags,
         keyphrases=(),
         area=area,
         links=tuple(links),
@@ -209,10 +208,13 @@ def _paper(
         authors=record.authors,
         url=page,
         given_title=record.title is not None,
-        candidate_phrases=phrases,
-        tag_scores=tuple(sorted((tag, round(score, 4)) for tag, score in scores.items())),
-        hidden_terms=hidden,
-        shown_as_phrases=as_phrases,
+        tag_choice=TagChoice(
+            given=given_tags,
+            scores=tuple(sorted((tag, round(score, 4)) for tag, score in scores.items())),
+            candidates=phrases,
+            hidden=hidden,
+            as_phrases=as_phrases,
+        ),
     )
 
 

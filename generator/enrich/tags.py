@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 
 from generator.context import Kept, reused_or_made
@@ -81,7 +82,7 @@ def named_once(
 ) -> tuple[str, ...]:
     """The derived tags of more words the abstract names once ('in-context learning' on a paper
     that prompts in context, 'sim-to-real transfer' on one that mentions a gap), with less evidence
-    (`scores`, tagevidence; as Paper.tag_scores rounds it) than the model's `central` probability,
+    (`scores`, tagevidence; as Paper.tag_choice.scores rounds it) than the model's `central` probability,
     that the `title` does not name: specific, but no sign the paper is about them. The page shows
     them among its key phrases, not as tags (grouping_tags). Decision 0017."""
     model = model or TagModel.shipped()
@@ -145,15 +146,15 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None, model: Tag
     for tag in dominant:
         about = []
         for i, paper in enumerate(papers):
-            if tag in paper.tags and tag not in paper.given_tags and _about(paper, tag, central):
-                about.append((not title_names(tag, paper.title), -dict(paper.tag_scores).get(tag, 0.0), i))
+            if tag in paper.tags and tag not in paper.tag_choice.given and _about(paper, tag, central):
+                about.append((not title_names(tag, paper.title), -dict(paper.tag_choice.scores).get(tag, 0.0), i))
         keeping[tag] = {i for _, _, i in sorted(about)[: int(share * n)]}
 
     def keep(i: int, paper: Paper, tag: str) -> bool:
-        return tag not in dominant or tag in paper.given_tags or i in keeping[tag]
+        return tag not in dominant or tag in paper.tag_choice.given or i in keeping[tag]
 
     def field(paper: Paper, tag: str) -> bool:
-        if tag in paper.given_tags or tag in paper.hidden_terms:
+        if tag in paper.tag_choice.given or tag in paper.tag_choice.hidden:
             return False
         return (tag in dominant and one_word(tag)) or (tag in named_by_most and not _about(paper, tag, central))
 
@@ -163,24 +164,24 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None, model: Tag
             result.append(paper)
             continue
         tags = tuple(t for t in paper.tags if keep(i, paper, t))
-        hidden = (*paper.hidden_terms, *(t for t in tags if field(paper, t)))
+        hidden = (*paper.tag_choice.hidden, *(t for t in tags if field(paper, t)))
         result.append(_without_dominant(kept, paper, tags, hidden))
     return result
 
 
 def field_tags(papers: Sequence[Paper]) -> set[str]:
-    """The vocabulary tags more than FIELD_NAMED_SHARE of the abstracts name (Paper.tag_scores
+    """The vocabulary tags more than FIELD_NAMED_SHARE of the abstracts name (Paper.tag_choice.scores
     holds every tag an abstract names): the collection's field ('3D vision' at 3DV, named by 72%
     of its abstracts, tagged on 13%). A reader of a 3DV site gains nothing from a '3D vision'
     page of the papers that happen to say "3D" most; where a paper is about the field itself
     (its title names it, or strong evidence), the tag stays."""
-    named = Counter(tag for paper in papers for tag, _ in paper.tag_scores)
+    named = Counter(tag for paper in papers for tag, _ in paper.tag_choice.scores)
     return {tag for tag, count in named.items() if count > FIELD_NAMED_SHARE * len(papers)}
 
 
 def _about(paper: Paper, tag: str, central: float) -> bool:
     """The paper is about the tag: its title names it, or its evidence reaches `central`."""
-    return title_names(tag, paper.title) or dict(paper.tag_scores).get(tag, 0.0) >= central
+    return title_names(tag, paper.title) or dict(paper.tag_choice.scores).get(tag, 0.0) >= central
 
 
 def title_names(tag: str, title: str) -> bool:
@@ -190,7 +191,7 @@ def title_names(tag: str, title: str) -> bool:
 
 def _without_dominant(kept: Kept | None, paper: Paper, tags: tuple[str, ...], hidden: tuple[str, ...]) -> Paper:
     # Under serve (`kept`), the last run's object for the same paper object and tags.
-    changes = {"tags": tags, "hidden_terms": hidden}
+    changes = {"tags": tags, "tag_choice": replace(paper.tag_choice, hidden=hidden)}
     return reused_or_made(kept, "dominant", paper, changes, lambda: paper_with(paper, **changes))
 
 
@@ -221,8 +222,8 @@ MIN_SHOWN_TAGS = 2
 
 def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6, model: TagModel | None = None) -> list[Paper]:
     """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
-    - Hidden terms (Paper.hidden_terms: phrases cut inside a term, the field's tag) are not shown.
-    - Tags the abstract names once (Paper.shown_as_phrases) are shown as key phrases and take no
+    - Hidden terms (Paper.tag_choice.hidden: phrases cut inside a term, the field's tag) are not shown.
+    - Tags the abstract names once (Paper.tag_choice.as_phrases) are shown as key phrases and take no
       tag's place: those of more words first, one-word ones ('evaluation') after the paper's
       `max_keyphrases` key phrases (they are in the abstract; authors give them as keywords
       about as often as the key phrases shown; decision 0022).
@@ -241,8 +242,8 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
     model = model or TagModel.shipped()
     threshold, generic = model.threshold, model.generic_phrases
     shown = _one_spelling([shown_terms(paper.tags, paper) for paper in papers])
-    once = [{normalise_term(tag) for tag in paper.shown_as_phrases} for paper in papers]
-    given = [{normalise_term(tag) for tag in paper.given_tags} for paper in papers]
+    once = [{normalise_term(tag) for tag in paper.tag_choice.as_phrases} for paper in papers]
+    given = [{normalise_term(tag) for tag in paper.tag_choice.given} for paper in papers]
     # Which tags group before the cap, then the cap on what groups, then what still groups.
     counts = _group_counts(shown, once)
     capped = [
@@ -273,7 +274,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
                 phrases.insert(0, tag)
         phrases = phrases[:max_keyphrases]
         phrases += [tag for tag in passing if not _among(tag, phrases)]
-        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases), "before_grouping": derived_terms(paper)}
+        changes = {"tags": tuple(tags), "keyphrases": tuple(phrases), "tag_choice": replace(paper.tag_choice, derived=derived_terms(paper))}
         if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
             result.append(paper)
             continue
@@ -310,9 +311,9 @@ def _group_counts(shown: list[list[str]], once: list[set[str]]) -> Counter[str]:
 
 
 def evidenced(paper: Paper, tag: str, threshold: float) -> bool:
-    """The tag has evidence of its own: given, or its vocabulary evidence (Paper.tag_scores)
+    """The tag has evidence of its own: given, or its vocabulary evidence (Paper.tag_choice.scores)
     reaches the model's `threshold` (derive_tags). Else it was filled up from a key phrase."""
-    return tag in paper.given_tags or dict(paper.tag_scores).get(tag, 0.0) >= threshold
+    return tag in paper.tag_choice.given or dict(paper.tag_choice.scores).get(tag, 0.0) >= threshold
 
 
 def _weak_capped(tags: list[str], paper: Paper, threshold: float, generic: frozenset[str] = frozenset()) -> list[str]:
@@ -329,16 +330,16 @@ def centrality(paper: Paper, tag: str) -> tuple[int, float, int]:
     """How central `tag` is to `paper`, smallest first: a keyword its authors give, then the
     evidence that the abstract is about it (`tagevidence`, the tag's probability of being an
     author keyword), then where it stands among the paper's tags (a tag page ranks by this)."""
-    given = 0 if tag in paper.given_tags else 1
-    evidence = dict(paper.tag_scores).get(tag, 0.0)
+    given = 0 if tag in paper.tag_choice.given else 1
+    evidence = dict(paper.tag_choice.scores).get(tag, 0.0)
     return given, -evidence, paper.tags.index(tag) if tag in paper.tags else len(paper.tags)
 
 
 def shown_terms(terms: tuple[str, ...], paper: Paper) -> list[str]:
-    """The terms (tags or key phrases) but the paper's hidden ones (Paper.hidden_terms)."""
-    if not paper.hidden_terms:
+    """The terms (tags or key phrases) but the paper's hidden ones (Paper.tag_choice.hidden)."""
+    if not paper.tag_choice.hidden:
         return list(terms)
-    hidden = set(paper.hidden_terms)
+    hidden = set(paper.tag_choice.hidden)
     return [term for term in terms if term not in hidden and normalise_term(term) not in hidden]
 
 
@@ -346,7 +347,7 @@ def derived_terms(paper: Paper) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The paper's tags and key phrases as derived, before grouping_tags changed what its page
     shows: what related papers and their reasons are found by, so that grouping changes what a
     reader browses, not what is related (issue 33)."""
-    return paper.before_grouping if paper.before_grouping is not None else (paper.tags, paper.keyphrases)
+    return paper.tag_choice.derived if paper.tag_choice.derived is not None else (paper.tags, paper.keyphrases)
 
 
 def similarity_terms(paper: Paper) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ A paper can name 'flow matching' or 'segmentation' without being about either. W
 has a meaning vector per abstract, the cosine between it and the vector of the tag's name, by
 the same meaning source, tells the two apart better than the words do (decision 0031 has the
 figures). A derived tag below its source's floor is shown as a key phrase
-(Paper.shown_as_phrases), as a tag named once is; related papers still find it as a tag, so
+(Paper.tag_choice.as_phrases), as a tag named once is; related papers still find it as a tag, so
 their lists do not change.
 
 The tag names' vectors and the floors live in data/aboutness.yml and data/aboutness/, made by
@@ -15,7 +15,7 @@ no vectors there, keeps the rule of words alone (enrich.tags).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, partial
 from importlib import resources
 from typing import Any
@@ -90,7 +90,7 @@ def fitted_aboutness(source: str | None, venue: str | None = None) -> Aboutness 
 def checked_tags(paper: Paper) -> tuple[str, ...]:
     """The paper's tags aboutness may set apart: derived (not given) and not named by its title
     (a title-named tag is almost always right, decision 0031)."""
-    return tuple(tag for tag in paper.tags if tag not in paper.given_tags and not title_names(tag, paper.title))
+    return tuple(tag for tag in paper.tags if tag not in paper.tag_choice.given and not title_names(tag, paper.title))
 
 
 def tags_not_about(
@@ -120,7 +120,7 @@ def shown_by_aboutness(
     papers: list[Paper], meanings: np.ndarray | None, aboutness: Aboutness | None, kept: Kept | None = None
 ) -> list[Paper]:
     """Each paper with the derived tags it is not about (tags_not_about) among the tags its
-    page shows as key phrases (Paper.shown_as_phrases; enrich.tags.grouping_tags shows them).
+    page shows as key phrases (Paper.tag_choice.as_phrases; enrich.tags.grouping_tags shows them).
     Unchanged without meaning vectors or without `aboutness` for their source."""
     if meanings is None or aboutness is None:
         return papers
@@ -128,10 +128,10 @@ def shown_by_aboutness(
     others = other_names(checked, aboutness)
     result = []
     for paper, meaning, tags in zip(papers, meanings, checked):
-        apart = [tag for tag in tags_not_about(paper, meaning, aboutness, others, tags) if tag not in paper.shown_as_phrases]
+        apart = [tag for tag in tags_not_about(paper, meaning, aboutness, others, tags) if tag not in paper.tag_choice.as_phrases]
         if not apart:
             result.append(paper)
             continue
-        changes = {"shown_as_phrases": (*paper.shown_as_phrases, *apart)}
+        changes = {"tag_choice": replace(paper.tag_choice, as_phrases=(*paper.tag_choice.as_phrases, *apart))}
         result.append(reused_or_made(kept, "aboutness", paper, changes, partial(paper_with, paper, **changes)))
     return result

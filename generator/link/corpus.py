@@ -145,7 +145,7 @@ def add_keyphrases(
         fresh = [
             was is None
             or was[0] != since
-            or not cast("set[str]", cast("Counted", counted).changed).isdisjoint(_candidate_keys(p.candidate_phrases))
+            or not cast("set[str]", cast("Counted", counted).changed).isdisjoint(_candidate_keys(p.tag_choice.candidates))
             for p, was in zip(papers, last)
         ]
         missing = [i for i, again in enumerate(fresh) if again]
@@ -176,7 +176,7 @@ class Counted(NamedTuple):
 def _phrase_counts(papers: list[Paper], memo: Memo | None) -> tuple[tuple[Counter[str], int, int], Counted | None]:
     """phrase_counts, and with a `memo` (mkdocs serve) the last run's counts corrected by the
     papers whose candidates changed, instead of counting them all again (decision 0002)."""
-    candidates = [paper.candidate_phrases for paper in papers]
+    candidates = [paper.tag_choice.candidates for paper in papers]
     last = memo.get(("phrase counts",), lambda: None) if memo is not None else None
     if memo is not None:
         memo.put(("phrase counts",), None)  # until recounted: the last run's counts change in place
@@ -224,9 +224,9 @@ def _keyphrases(
     """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
     candidates of all papers are scored at once (`keyphrases.probabilities`)."""
     model = models.phrase_model
-    candidates = [c for paper in papers for c in paper.candidate_phrases]
+    candidates = [c for paper in papers for c in paper.tag_choice.candidates]
     keys = [key for key, _, _ in candidates]
-    sizes = np.fromiter((len(p.candidate_phrases) for p in papers), dtype=np.int64, count=len(papers))
+    sizes = np.fromiter((len(p.tag_choice.candidates) for p in papers), dtype=np.int64, count=len(papers))
     starts = np.cumsum(sizes) - sizes
     paper_of = np.repeat(np.arange(len(papers)), sizes)
     counts = np.fromiter((count for _, _, count in candidates), dtype=np.int64, count=len(candidates))
@@ -235,8 +235,8 @@ def _keyphrases(
     defined = np.zeros(len(candidates), dtype=bool)
     scored = dfs <= max_df
     for paper, start in zip(papers, starts.tolist()):
-        where = dict(zip(_candidate_keys(paper.candidate_phrases), range(start, start + len(paper.candidate_phrases))))
-        for part, count in fragments(paper.candidate_phrases).items():
+        where = dict(zip(_candidate_keys(paper.tag_choice.candidates), range(start, start + len(paper.tag_choice.candidates))))
+        for part, count in fragments(paper.tag_choice.candidates).items():
             if part in where:
                 longer[where[part]] = count
         for tag in paper.tags:
@@ -283,8 +283,8 @@ def _keyphrases_and_filled_tags(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
     filled up from them."""
-    counts = {key: count for key, _, count in paper.candidate_phrases}
-    display = {key: spelling for key, spelling, _ in paper.candidate_phrases}
+    counts = {key: count for key, _, count in paper.tag_choice.candidates}
+    display = {key: spelling for key, spelling, _ in paper.tag_choice.candidates}
     scored.sort()
     chosen: list[str] = []
     for minus_probability, key in scored:
@@ -424,8 +424,8 @@ def _link_topics(paper: Paper) -> frozenset[str]:
     candidates lower). Names other papers use are left out: looking for them in every abstract
     was slow and changed no figure (decision 0001)."""
     tags, keyphrases = derived_terms(paper)
-    topics = {normalise_term(t) for t in (*tags, *keyphrases, *mentioned(paper.tag_scores))}
-    topics.update(key for key, _, _ in paper.candidate_phrases if " " in key)
+    topics = {normalise_term(t) for t in (*tags, *keyphrases, *mentioned(paper.tag_choice.scores))}
+    topics.update(key for key, _, _ in paper.tag_choice.candidates if " " in key)
     if paper.name:
         topics.add(paper.name.lower())
     return frozenset(topics)

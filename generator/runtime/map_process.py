@@ -52,6 +52,6 @@ def map_for(papers: list[Paper]) -> Later[str]:
 def _key(papers: list[Paper], related: list[tuple[tuple[str, float], ...]]) -> tuple:
     """Everything of the papers the map reads (generator.explore.data.map_data, link.document)."""
     return tuple(
-        (p.id, p.text, p.title, p.given_title, p.summary, p.slug, p.area, p.tags, p.keyphrases, p.before_grouping, links)
+        (p.id, p.text, p.title, p.given_title, p.summary, p.slug, p.area, p.tags, p.keyphrases, p.tag_choice.derived, links)
         for p, links in zip(papers, related)
     )

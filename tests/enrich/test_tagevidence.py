@@ -125,8 +125,8 @@ def test_a_learned_tag_is_matched_but_never_changes_a_title():
     record = Record(abstract, Origin("test.txt", 1, 1), "test")
     without = enrich(record, replace(Models.shipped(), vocabulary=tagging.vocabulary_with({})))
     with_learned = enrich(record, replace(Models.shipped(), vocabulary=tagging.vocabulary_with(entries)))
-    assert "control barrier functions" in dict(with_learned.tag_scores)
-    assert "control barrier functions" not in dict(without.tag_scores)
+    assert "control barrier functions" in dict(with_learned.tag_choice.scores)
+    assert "control barrier functions" not in dict(without.tag_choice.scores)
     assert with_learned.title == without.title
 
 

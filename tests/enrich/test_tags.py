@@ -69,7 +69,7 @@ def test_a_tag_on_too_many_papers_stays_only_where_it_is_central_or_given(papers
     has = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tags}
     assert has == kept_where
     # A broad one names the field: where it stays (related papers), the page does not show it, unless given.
-    hidden = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.hidden_terms}
+    hidden = {kind for kind, paper in zip(kinds, result) if "evaluation" in paper.tag_choice.hidden}
     dominant = "mention" not in kept_where
     assert hidden == ({"title"} if dominant else set())
     assert ("evaluation" in grouped(result)[0].tags) is not dominant and "evaluation" in grouped(result)[1].tags
@@ -92,7 +92,10 @@ def test_a_tag_of_the_field_most_abstracts_name_is_shown_only_where_the_paper_is
     assert shown == {"strong", "title", "given"}
     assert derived_terms(result[3])[0] == ("3D vision", "graph learning")  # related papers still find it
     # Named by fewer than half: a tag like any other.
-    fewer = [replace(paper, tag_scores=paper.tag_scores[-1:]) if i >= 5 else paper for i, paper in enumerate(made)]
+    fewer = [
+        replace(paper, tag_choice=replace(paper.tag_choice, scores=paper.tag_choice.scores[-1:])) if i >= 5 else paper
+        for i, paper in enumerate(made)
+    ]
     assert {kind for kind, paper in zip(kinds, grouped(drop_dominant_tags(fewer))) if "3D vision" in paper.tags} == set(kinds)
 
 
@@ -103,10 +106,13 @@ def _paper(base, i, tags, keyphrases=(), given=(), hidden=(), once=(), filled=()
         id=f"p{i}",
         tags=tuple(tags),
         keyphrases=tuple(keyphrases),
-        given_tags=tuple(given),
-        hidden_terms=tuple(hidden),
-        shown_as_phrases=tuple(once),
-        tag_scores=tuple((tag, 0.9) for tag in tags if tag not in filled and tag not in given),
+        tag_choice=replace(
+            base.tag_choice,
+            given=tuple(given),
+            hidden=tuple(hidden),
+            as_phrases=tuple(once),
+            scores=tuple((tag, 0.9) for tag in tags if tag not in filled and tag not in given),
+        ),
     )
 
 
@@ -229,7 +235,7 @@ def test_papers_whose_tags_all_group_are_the_same_objects():
 
 def test_hidden_terms_are_neither_tags_nor_key_phrases_on_the_page():
     # A phrase cut inside a term, a tag the abstract names only by an acronym defined otherwise
-    # (enrich fills Paper.hidden_terms).
+    # (enrich fills Paper.tag_choice.hidden).
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [
         _paper(
@@ -285,11 +291,11 @@ def test_enrich_marks_a_tag_named_once_in_passing_unless_the_title_names_it():
         "Real-robot experiments show 92% success."
     )
     untitled = enrich_record(Record(abstract=text, origin=Origin("t.txt", 1, 1), collection="T"))
-    assert "large language models" in untitled.tags and untitled.shown_as_phrases == ("large language models",)
+    assert "large language models" in untitled.tags and untitled.tag_choice.as_phrases == ("large language models",)
     titled = enrich_record(
         Record(abstract=text, origin=Origin("t.txt", 1, 1), collection="T", title="Grasping Without Large Language Models")
     )
-    assert titled.shown_as_phrases == ()  # the title says the paper is about them
+    assert titled.tag_choice.as_phrases == ()  # the title says the paper is about them
 
 
 def test_a_tag_the_abstract_names_once_is_a_key_phrase_and_joins_no_group():
@@ -366,8 +372,9 @@ def _collection(count, kinds, tag, title, scores=None):
                 id=f"p{i}",
                 title=title if kind == "title" else f"Paper {i}",
                 tags=(tag, "graph learning") if kind else ("graph learning",),
-                given_tags=(tag,) if kind == "given" else (),
-                tag_scores=scores(i, kind) if scores else base.tag_scores,
+                tag_choice=replace(
+                    base.tag_choice, given=(tag,) if kind == "given" else (), scores=scores(i, kind) if scores else base.tag_choice.scores
+                ),
             )
         )
     return made

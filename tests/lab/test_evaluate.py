@@ -139,7 +139,7 @@ def test_keyword_kind_tells_author_keywords_from_area_labels():
 
 def test_tag_health_by_hand():
     def paper(*tags, text="a b c d e, and a again", given=()):
-        return SimpleNamespace(tags=tags, text=text, given_tags=given)
+        return SimpleNamespace(tags=tags, text=text, tag_choice=SimpleNamespace(given=given))
 
     papers = [paper("a", "b", "c"), paper("a", "d", "e"), paper("a")]
     health = {m.key: m.value for m in tag_health(papers)}
@@ -176,8 +176,16 @@ def test_tag_health_by_hand():
 )
 def test_reason_quality_counts_what_the_pages_show_never_a_hidden_term(reason, usable):
     # Issue 52: a reason is something a reader finds on one of the two pages.
-    a = SimpleNamespace(tags=("graph learning",), keyphrases=(), name="AcmeNet", area="Robotics", hidden_terms=("offline reinforcement",))
-    b = SimpleNamespace(tags=(), keyphrases=("sensor fusion",), name=None, area="Robotics", hidden_terms=("evaluation",))
+    a = SimpleNamespace(
+        tags=("graph learning",),
+        keyphrases=(),
+        name="AcmeNet",
+        area="Robotics",
+        tag_choice=SimpleNamespace(hidden=("offline reinforcement",)),
+    )
+    b = SimpleNamespace(
+        tags=(), keyphrases=("sensor fusion",), name=None, area="Robotics", tag_choice=SimpleNamespace(hidden=("evaluation",))
+    )
     assert usable_reason(reason, a, b) is usable
 
 

@@ -36,7 +36,9 @@ def _aboutness(floor: float = 0.3) -> Aboutness:
 
 def _paper(tags: tuple[str, ...], given: tuple[str, ...] = (), title: str = "A method", shown_as_phrases: tuple[str, ...] = ()):
     [paper] = papers_from("We propose a method and evaluate it on standard benchmarks.")
-    return paper_with(paper, tags=tags, given_tags=given, title=title, shown_as_phrases=shown_as_phrases)
+    return paper_with(
+        paper, tags=tags, title=title, tag_choice=dataclasses.replace(paper.tag_choice, given=given, as_phrases=shown_as_phrases)
+    )
 
 
 def test_a_derived_tag_below_the_floor_is_not_what_the_paper_is_about():
@@ -61,7 +63,7 @@ def test_tags_set_apart_are_shown_as_key_phrases_and_the_rest_is_untouched():
     meanings = np.stack([_unit(1.0, 0.0, 0.0), _unit(1.0, 0.1, 0.0)])
     first, second = shown_by_aboutness([about, not_about], meanings, _aboutness())
     assert first is about  # nothing set apart: the very same paper
-    assert second.tags == not_about.tags and second.shown_as_phrases == ("robotics", "segmentation")
+    assert second.tags == not_about.tags and second.tag_choice.as_phrases == ("robotics", "segmentation")
     assert shown_by_aboutness([about], None, _aboutness()) == [about]  # words only
     assert shown_by_aboutness([about], meanings[:1], None) == [about]  # a source with no name vectors
 
@@ -128,7 +130,7 @@ def test_key_phrases_filled_up_as_tags_are_checked_by_their_embedded_names():
     meanings = np.stack([_unit(1.0, 0.0, 0.0), _unit(1.0, 0.0, 0.0)])
     checked = shown_by_aboutness([first, second], meanings, aboutness)
     assert asked == [["computer science", "energy-weighted flow"]]  # each other name once, in one batch
-    assert checked[0].shown_as_phrases == ("computer science",) and checked[1].shown_as_phrases == ("computer science",)
+    assert checked[0].tag_choice.as_phrases == ("computer science",) and checked[1].tag_choice.as_phrases == ("computer science",)
     # Without a way to embed them, such tags keep the rule of words.
     assert shown_by_aboutness([first], meanings[:1], _aboutness()) == [first]
 

@@ -86,7 +86,7 @@ def test_grouping_tags_changes_what_a_page_shows_not_what_is_related(seeds_recor
     lone = [t for t, n in Counter(t for p in ungrouped for t in dict.fromkeys(p.tags)).items() if n == 1]
     assert lone  # the seeds have derived tags that one paper carries
     usage = Counter(t for p in grouped for t in dict.fromkeys(p.tags))
-    assert all(n >= 2 for t, n in usage.items() if not any(t in p.given_tags for p in grouped))
+    assert all(n >= 2 for t, n in usage.items() if not any(t in p.tag_choice.given for p in grouped))
     assert any(t in p.keyphrases for p in grouped for t in lone)  # kept on its page as a key phrase
     by_id = {p.id: p for p in grouped}
     for a, b in zip(grouped, ungrouped):

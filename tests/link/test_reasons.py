@@ -90,8 +90,8 @@ def test_a_reason_is_shown_on_one_of_the_two_pages_never_a_hidden_term():
         "Robotics policies for dexterous grasping learned from human videos reach a high success rate in clutter.",
         "Robotics policies for dexterous grasping from tactile feedback reach a high success rate on novel objects.",
     )
-    a = replace(a, tags=("robotics", "dexterous grasping"), keyphrases=(), hidden_terms=("robotics",))
-    b = replace(b, tags=("robotics",), keyphrases=("dexterous grasping",), hidden_terms=("robotics",))
+    a = replace(a, tags=("robotics", "dexterous grasping"), keyphrases=(), tag_choice=replace(a.tag_choice, hidden=("robotics",)))
+    b = replace(b, tags=("robotics",), keyphrases=("dexterous grasping",), tag_choice=replace(b.tag_choice, hidden=("robotics",)))
     reasons = add_related([a, b], 1)[0].related[0].reasons
     assert "dexterous grasping" in reasons, reasons
     assert "robotics" not in reasons and "success rate" not in reasons, reasons

@@ -73,10 +73,10 @@ def test_a_tag_page_lists_first_the_papers_most_about_the_tag(files):
     papers, _ = files
     tag = "sparse autoencoders"
     made = [
-        replace(papers[0], tags=("interpretability", tag), given_tags=(), tag_scores=((tag, 0.2),)),
-        replace(papers[1], tags=(tag,), given_tags=(), tag_scores=((tag, 0.9),)),
-        replace(papers[2], tags=("rlhf", tag), given_tags=(tag,), tag_scores=()),
-        replace(papers[3], tags=(tag, "rlhf"), given_tags=(), tag_scores=((tag, 0.1),)),
+        replace(papers[0], tags=("interpretability", tag), tag_choice=replace(papers[0].tag_choice, given=(), scores=((tag, 0.2),))),
+        replace(papers[1], tags=(tag,), tag_choice=replace(papers[1].tag_choice, given=(), scores=((tag, 0.9),))),
+        replace(papers[2], tags=("rlhf", tag), tag_choice=replace(papers[2].tag_choice, given=(tag,), scores=())),
+        replace(papers[3], tags=(tag, "rlhf"), tag_choice=replace(papers[3].tag_choice, given=(), scores=((tag, 0.1),))),
     ]
     page = listing_files(made, [], None, None)["tags/sparse-autoencoders.md"]
     order = sorted(made, key=lambda p: page.index(f"../papers/{p.slug}.md"))
@@ -91,9 +91,11 @@ def test_a_tag_page_names_the_tags_that_share_enough_of_its_papers(files):
     from generator.render.site import listing_files
 
     papers, _ = files
-    made = [replace(p, tags=("sparse autoencoders", "interpretability"), given_tags=()) for p in papers[:2]]
-    made.append(replace(papers[2], tags=("sparse autoencoders", "interpretability", "rlhf"), given_tags=()))
-    made.append(replace(papers[3], tags=("rlhf", "interpretability"), given_tags=()))
+    made = [replace(p, tags=("sparse autoencoders", "interpretability"), tag_choice=replace(p.tag_choice, given=())) for p in papers[:2]]
+    made.append(
+        replace(papers[2], tags=("sparse autoencoders", "interpretability", "rlhf"), tag_choice=replace(papers[2].tag_choice, given=()))
+    )
+    made.append(replace(papers[3], tags=("rlhf", "interpretability"), tag_choice=replace(papers[3].tag_choice, given=())))
     pages = listing_files(made, [], None, None)
     related = re.search(r"\*\*Related tags\*\*[^\n]*", pages["tags/sparse-autoencoders.md"]).group(0)
     assert re.findall(r"\]\(([^)]+)\.md\)", related) == ["interpretability"] and "(3 together)" in related

@@ -251,9 +251,9 @@ def test_tag_pages_rank_papers_by_the_tag(seeds_site):
 
     linked = {p.slug: p for p in link(enrich_batch(read_inputs([SEEDS], Report())), 5)}
     order = sorted(slugs, key=lambda s: (centrality(linked[s], "large language models"), linked[s].title.casefold()))
-    assert slugs == order and dict(linked[slugs[0]].tag_scores)["large language models"] > dict(linked[slugs[-1]].tag_scores).get(
-        "large language models", 0
-    )
+    assert slugs == order and dict(linked[slugs[0]].tag_choice.scores)["large language models"] > dict(
+        linked[slugs[-1]].tag_choice.scores
+    ).get("large language models", 0)
 
 
 def test_the_tag_index_groups_tags_under_their_areas_with_a_filter(seeds_site):

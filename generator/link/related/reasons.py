@@ -2,7 +2,7 @@
 the heaviest shared phrases both abstracts contain or names both use (generator.link.corpus lists
 them on each link). A reason is what a reader can find on one of the two pages: a tag or key
 phrase one of them shows, a name, or their common area; never a term a page hides (a field's
-tag such as 'robotics' at CoRL, a phrase cut inside a term: Paper.hidden_terms; issue 52).
+tag such as 'robotics' at CoRL, a phrase cut inside a term: Paper.tag_choice.hidden; issue 52).
 Worked out per paper once (`Side`), then per pair; under `mkdocs serve` remembered per pair
 (`remembered`)."""
 
@@ -59,7 +59,16 @@ def paper_digest(paper: Paper) -> bytes:
     phrases (as derived and as shown), hidden terms, area and tag scores (candidate phrases and
     name spellings come from the text)."""
     data = repr(
-        (paper.name, paper.text, derived_terms(paper), paper.tags, paper.keyphrases, paper.hidden_terms, paper.area, paper.tag_scores)
+        (
+            paper.name,
+            paper.text,
+            derived_terms(paper),
+            paper.tags,
+            paper.keyphrases,
+            paper.tag_choice.hidden,
+            paper.area,
+            paper.tag_choice.scores,
+        )
     ).encode()
     return hashlib.blake2b(data, digest_size=16).digest()
 
@@ -112,7 +121,7 @@ class Side:
     phrase_keys: frozenset[str]  # its candidate phrases' keys
     names: dict[str, str]  # the names it uses, lower-cased -> as written
     shown_keys: frozenset[str]  # the keys of the tags and key phrases its page shows
-    hidden_keys: frozenset[str]  # the keys of the terms its page hides (Paper.hidden_terms)
+    hidden_keys: frozenset[str]  # the keys of the terms its page hides (Paper.tag_choice.hidden)
 
 
 def side_of(paper: Paper, names: dict[str, str]) -> Side:
@@ -129,11 +138,11 @@ def side_of(paper: Paper, names: dict[str, str]) -> Side:
         terms,
         frozenset(key for _, key in terms),
         terms[len(tags) :],
-        mentioned(paper.tag_scores),
-        _phrase_keys(paper.candidate_phrases),
+        mentioned(paper.tag_choice.scores),
+        _phrase_keys(paper.tag_choice.candidates),
         names,
         frozenset(normalise_term(t) for t in (*paper.tags, *paper.keyphrases)),
-        frozenset(normalise_term(t) for t in paper.hidden_terms),
+        frozenset(normalise_term(t) for t in paper.tag_choice.hidden),
     )
 
 
