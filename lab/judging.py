@@ -48,6 +48,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import click
+import numpy as np
 
 from lab import options
 
@@ -278,14 +279,23 @@ def _title_or_opening(record: dict) -> str:
 def majority(judges: tuple[Path, ...], out_path: Path) -> None:
     """One verdict per item from several judges' files: the majority of those who judged it
     (a tie is 'wrong': a link the judges split on is not one to vouch for)."""
-    read = [read_verdicts(path) for path in judges]
-    lines = []
-    for item in sorted(set().union(*read)):
-        said = [verdicts[item] for verdicts in read if item in verdicts]
-        wrong = sum(v == "wrong" for v in said)
-        lines.append(f"{item}\t{'wrong' if 2 * wrong >= len(said) else 'ok'}\t{wrong} of {len(said)} judges said wrong")
+    lines = [
+        f"{item}\t{verdict}\t{wrong} of {judged} judges said wrong"
+        for item, (verdict, wrong, judged) in sorted(majority_of([read_verdicts(path) for path in judges]).items())
+    ]
     out_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     click.echo(f"{out_path}: {len(lines)} items")
+
+
+def majority_of(judges: list[dict[str, str]]) -> dict[str, tuple[str, int, int]]:
+    """Per item any judge judged: the majority verdict of those who judged it (a tie is 'wrong'),
+    how many said wrong, how many judged it."""
+    out = {}
+    for item in set().union(*judges):
+        said = [verdicts[item] for verdicts in judges if item in verdicts]
+        wrong = sum(v == "wrong" for v in said)
+        out[item] = ("wrong" if 2 * wrong >= len(said) else "ok", wrong, len(said))
+    return out
 
 
 def read_ceiling(path: Path) -> dict[str, tuple[set[int], set[int]]]:
@@ -362,6 +372,15 @@ def wilson(wrong: float, n: int, z: float = 1.645) -> tuple[float, float]:
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def auc(scores: np.ndarray, right: np.ndarray) -> float:
+    """The chance that an item judged right scores above one judged wrong (ties count half)."""
+    pos, neg = scores[right], scores[~right]
+    if not len(pos) or not len(neg):
+        return float("nan")
+    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(greater / (len(pos) * len(neg)))
 
 
 def evidence_rank(paper: dict, tag: str) -> tuple[int, int, float]:

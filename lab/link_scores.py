@@ -24,7 +24,7 @@ from __future__ import annotations
 import gzip
 import json
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -40,11 +40,8 @@ DRAWN = 10  # papers per venue
 
 def majority_verdicts() -> dict[str, str]:
     """Each judged link's verdict: this round's three judges' majority, else issue 34's majority."""
-    votes: dict[str, list[str]] = defaultdict(list)
-    for k in (1, 2, 3):
-        for item, verdict in judging.read_verdicts(JUDGED / "links-52" / f"verdicts-judge{k}.tsv").items():
-            votes[item].append(verdict)
-    verdicts = {item: "wrong" if 2 * v.count("wrong") > len(v) else "ok" for item, v in votes.items()}
+    judges = [judging.read_verdicts(JUDGED / "links-52" / f"verdicts-judge{k}.tsv") for k in (1, 2, 3)]
+    verdicts = {item: verdict for item, (verdict, _, _) in judging.majority_of(judges).items()}
     for line in (JUDGED / "links-52" / "majority-issue-34.tsv").read_text(encoding="utf-8").splitlines():
         item, verdict, *_ = line.split("\t")
         verdicts.setdefault(item, verdict)
@@ -124,14 +121,6 @@ SCORES = (
 )
 
 
-def auc(right: list[float], wrong: list[float]) -> float:
-    """The chance that a right link scores above a wrong one (ties count half)."""
-    if not right or not wrong:
-        return float("nan")
-    r, w = np.array(right)[:, None], np.array(wrong)[None, :]
-    return float(((r > w).sum() + 0.5 * (r == w).sum()) / (len(right) * len(wrong)))
-
-
 @click.command()
 @click.option("--corpus", "corpus_dir", default=ROOT.parent / "shared" / "corpus", type=click.Path(path_type=Path, file_okay=False))
 @options.related_by("Related papers by words, or by words and meaning from the built-in table or the sentence model.", default="semantic")
@@ -142,7 +131,7 @@ def main(corpus_dir: Path, related_by: str) -> None:
     groups = [(draw, [row for row in judged if row["draw"] == draw]) for draw, _, _ in DRAWS] + [("pooled", judged)]
     click.echo("AUC, right vs wrong:   " + "".join(f"{name:>16}" for name, _ in groups))
     for score in SCORES:
-        values = [auc([r[score] for r in g if r["verdict"] == "ok"], [r[score] for r in g if r["verdict"] == "wrong"]) for _, g in groups]
+        values = [judging.auc(np.array([r[score] for r in g]), np.array([r["verdict"] == "ok" for r in g])) for _, g in groups]
         click.echo(f"  {score:32}" + "".join(f"{v:16.3f}" for v in values))
     sure_total = sum(len(s) for key, s in sure_links().items() if key.split("#")[0] in {n for _, _, names in DRAWS for n in names})
     click.echo(f"\nfloors on the strength (sure links: {sure_total}, {sum(r['sure'] for r in rows)} of them among the lists):")

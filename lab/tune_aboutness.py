@@ -114,15 +114,6 @@ def frontier(scores: np.ndarray, wrong: np.ndarray) -> str:
     return " | ".join(cells)
 
 
-def auc(scores: np.ndarray, right: np.ndarray) -> float:
-    """The chance that a tag judged right scores above one judged wrong (ties count half)."""
-    pos, neg = scores[right], scores[~right]
-    if not len(pos) or not len(neg):
-        return float("nan")
-    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return float(greater / (len(pos) * len(neg)))
-
-
 def fit_source(source: Source, tags: list[str], judged: list[dict]) -> tuple[np.ndarray, dict]:
     """The source's tag name vectors and its fitted entry (floor and floors without each venue)."""
     embed = embedder(source)
@@ -147,11 +138,11 @@ def fit_source(source: Source, tags: list[str], judged: list[dict]) -> tuple[np.
         f"{len(judged)} judged tags ({len(others)} of them no vocabulary tag), {titled.sum()} named by the paper's title ({wrong[titled].sum():g} wrong)"
     )
     print(
-        f"AUC right vs wrong: name cosine {auc(cosines, wrong < 0.5):.3f}, with title-named tags first {auc(aboutness, wrong < 0.5):.3f}, ",
+        f"AUC right vs wrong: name cosine {judging.auc(cosines, wrong < 0.5):.3f}, with title-named tags first {judging.auc(aboutness, wrong < 0.5):.3f}, ",
         end="",
     )
     ranks = np.array([_rank_score(judging.evidence_rank(_as_capture(t), t["tag"])) for t in judged])
-    print(f"the words' ranking {auc(ranks, wrong < 0.5):.3f}")
+    print(f"the words' ranking {judging.auc(ranks, wrong < 0.5):.3f}")
     print(f"\nfrontier (at most {', '.join(f'{t:.0%}' for t in FRONTIER_TARGETS)} judged wrong):")
     print(f"- the words' ranking: {frontier(ranks, wrong)}")
     print(f"- the name cosine:    {frontier(cosines, wrong)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab import tune_aboutness
+from lab import judging, tune_aboutness
 
 
 def test_the_floor_is_the_lowest_that_keeps_at_most_a_tenth_wrong():
@@ -26,4 +26,4 @@ def test_the_frontier_counts_the_right_and_wrong_tags_hidden():
     cells = tune_aboutness.frontier(scores, wrong).split(" | ")
     assert cells[0] == "9 kept, 0 right / 1 wrong hidden"  # 15%: the last one goes (1 of 9 = 11%)
     assert cells[2] == "7 kept, 1 right / 2 wrong hidden"  # 10%: both wrong ones go
-    assert tune_aboutness.auc(scores, wrong < 0.5) == 15 / 16
+    assert judging.auc(scores, wrong < 0.5) == 15 / 16
