@@ -9,9 +9,8 @@ Which words are verbs there is told by what follows: a determiner or quantifier 
 object (lexicon `object_starts`: 'the', 'a', 'their', 'various' ...) rarely follows a noun. A
 word is listed when, in the abstracts of the labelled corpora (every `*.jsonl` of --corpus),
 it is used at least MIN_USES times and right before such a word in at least MIN_SHARE of its
-uses ('plays' 109 of 118, 'impede' 6 of 9; 'design' 324 of 1,111, a verb as often as a noun;
-'features' 24 of 1,648 and 'networks' 0 of 2,098 stay out). `link.keyphrases.verb_phrases`
-reads it. Deterministic: the same corpora give the same file (decision 0034).
+uses ('plays', 'impede'; not 'features', 'networks': decision 0034 has the counts).
+`link.keyphrases.verb_phrases` reads it. Deterministic: the same corpora give the same file.
 """
 
 from __future__ import annotations

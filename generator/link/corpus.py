@@ -252,7 +252,7 @@ def _keyphrases(
     firsts = np.searchsorted(still, starts).tolist()
     for paper, first, after in zip(papers, firsts, [*firsts[1:], len(still)]):
         at = still[first:after].tolist()
-        for index in verb_phrases(paper.text, [spellings[i] for i in at], models.phrase_model, models.choices):
+        for index in verb_phrases(paper.text, [spellings[i] for i in at], model, models.choices):
             scored[at[index]] = False
     chosen = np.flatnonzero(scored)
     positions = (chosen - starts[paper_of[chosen]]) / sizes[paper_of[chosen]]

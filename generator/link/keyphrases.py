@@ -142,7 +142,7 @@ def _words_before_objects(text: str) -> set[str]:
 def _verb_like(word: str, model: PhraseModel, known: frozenset[str]) -> bool:
     if word in model.object_verbs:
         return True
-    base = singular(word) if word.endswith("s") else word
+    base = _singular(word) if word.endswith("s") else word
     return base not in model.words and word not in known and base not in model.keyword_heads
 
 
