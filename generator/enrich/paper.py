@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from generator.enrich.models import Models
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities
-from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
+from generator.enrich.tagging import CandidatePhrases, area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
 from generator.enrich.tags import derive_tags, in_passing, named_once, tags_of_acronyms_defined_otherwise
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
@@ -79,14 +79,16 @@ def _name_and_title(
     acronyms: list[Acronym],
     banned: frozenset[str],
     choices: Choices,
+    candidates: CandidatePhrases,
     given_title: str | None = None,
 ) -> tuple[str | None, str]:
-    """The name the abstract introduces, and the title: the given one, else derived."""
+    """The name the abstract introduces, and the title: the given one, else derived (from
+    `candidates`, the abstract's noun phrases, among others)."""
     # URLs hold name-like tokens ('nvidia/MM-Embed') that are not introduced names.
     names = name_candidates(
         markup.URL.sub("", text), _bold_words(parts), acronyms, banned, limit=MAX_NAMES_DESCRIBED, urls=markup.urls(parts), choices=choices
     )
-    title = given_title or derive_title(text, names, choices)[1]
+    title = given_title or derive_title(text, names, choices, candidates)[1]
     # The paper's name (for mentions, the glossary, search) is the one it introduces, whether
     # or not the learned choice lets its title lead with it.
     name = introduced(names, choices)
@@ -105,7 +107,10 @@ def retitle(paper: Paper, banned: frozenset[str], choices: Choices | None = None
     if paper.given_title:
         return paper
     choices = choices or Choices.shipped()
-    name, title = _name_and_title(markup.segments(paper.abstract, choices), paper.text, list(paper.acronyms), banned, choices)
+    parts = markup.segments(paper.abstract, choices)
+    name, title = _name_and_title(
+        parts, paper.text, list(paper.acronyms), banned, choices, paper.tag_choice.candidates or candidate_phrases(paper.text)
+    )
     return replace(paper, name=name, title=title, slug=title_slug(title, name))
 
 
@@ -116,8 +121,8 @@ def enrich(record: Record, models: Models | None = None) -> Paper:
 def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None, models: Models | None = None) -> list[Paper]:
     """enrich() of each record, one derivation at a time over them all: each pass's code and
     data stay in the processor's caches (at 4,242 papers: 10% less CPU in batches of 64 than
-    paper by paper, 5% less again in batches of 128). A batch should fit the caches of
-    `mentions` and `candidate_phrases` (256 abstracts), or they are derived twice. `ids`: the
+    paper by paper, 5% less again in batches of 128). A batch should fit the cache of
+    `mentions` (256 abstracts), or they are derived twice. `ids`: the
     records' paper_id when the caller has them (from merging duplicates), else worked out.
     `models`: the learned models derived with (None: the shipped ones)."""
     models = models or Models.shipped()
@@ -126,9 +131,11 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None, mo
     parts = [markup.segments(record.abstract, choices) for record in records]
     texts = [markup.to_plain(segments) for segments in parts]
     acronyms = [find_acronyms(text, choices) for text in texts]
+    # The abstract's noun phrases: title candidates, key phrases and cut terms are made from them.
+    phrases = [candidate_phrases(text) for text in texts]
     named = [
-        _name_and_title(segments, text, defined, frozenset(), choices, record.title)
-        for segments, text, defined, record in zip(parts, texts, acronyms, records)
+        _name_and_title(segments, text, defined, frozenset(), choices, candidates, record.title)
+        for segments, text, defined, candidates, record in zip(parts, texts, acronyms, phrases, records)
     ]
     found = [mentions(text, vocab) for text in texts]
     scores = [probabilities(text, mentioned, models) for text, mentioned in zip(texts, found)]
@@ -139,7 +146,6 @@ def enrich_batch(records: Sequence[Record], ids: Sequence[str] | None = None, mo
         area_of(text, paper_tags, record.primary_area, Counter(mention.tag for mention in mentioned), vocab)
         for text, paper_tags, record, mentioned in zip(texts, tags, records, found)
     ]
-    phrases = [candidate_phrases(text) for text in texts]
     # What the page will not show: tags named only by an acronym the abstract defines otherwise,
     # phrases that stop inside a term. Tags named once are shown as key phrases (as_phrases).
     given = [tuple(normalise_keyword(k, vocab) for k in record.keywords) for record in records]

@@ -403,8 +403,11 @@ class _RunWord(NamedTuple):
     last: str  # folded, its last token singular, as a phrase's last word; "" where it folds to nothing
 
 
-@lru_cache(maxsize=256)  # enrich's title candidates and its key phrases read the same abstract's
-def candidate_phrases(text: str) -> tuple[tuple[str, str, int], ...]:
+# An abstract's noun-phrase candidates: (normalised key, first spelling, occurrences), in text order.
+CandidatePhrases = tuple[tuple[str, str, int], ...]
+
+
+def candidate_phrases(text: str) -> CandidatePhrases:
     """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
     counted under their normalised key (key, first spelling, occurrences), in text order."""
     counts: dict[str, int] = {}

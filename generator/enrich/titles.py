@@ -19,7 +19,7 @@ from typing import cast
 
 from generator.enrich.features import SentenceFeatures, name_features, phrase_features, word_counts
 from generator.enrich.names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
-from generator.enrich.tagging import candidate_phrases
+from generator.enrich.tagging import CandidatePhrases, candidate_phrases
 from generator.enrich.titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
 from generator.language import learned, lexicon
 from generator.language.textutil import (
@@ -316,10 +316,14 @@ def _add_subject(found: list[Phrase], sentence: str, index: int, choices: learne
         found.append(Phrase(title_case(sentence_case(subject)), "subject", index))
 
 
-def descriptor_candidates(text: str, names: Sequence[IntroducedName], choices: learned.Choices | None = None) -> list[Phrase]:
+def descriptor_candidates(
+    text: str, names: Sequence[IntroducedName], choices: learned.Choices | None = None, phrases: CandidatePhrases | None = None
+) -> list[Phrase]:
     """Every descriptive phrase the rules propose, each text once (first proposal kept);
-    `choices`: the verb and word lists they read (None: the shipped ones)."""
+    `choices`: the verb and word lists they read (None: the shipped ones); `phrases`: the
+    abstract's noun phrases (tagging.candidate_phrases) where the caller has them."""
     choices = choices or learned.Choices.shipped()
+    phrases = candidate_phrases(text) if phrases is None else phrases
     all_sentences = sentences(text)
     described = [n for n in names if n.rule != MENTIONED][:MAX_NAMES_DESCRIBED]
     proposed = [p for name in described for p in name_phrases(name, all_sentences, choices)] + contribution_phrases(text, choices)
@@ -332,7 +336,7 @@ def descriptor_candidates(text: str, names: Sequence[IntroducedName], choices: l
             for p in proposed
             if p.rule in _METHOD_RULES and " for " not in f" {p.text.lower()} " and topic.text.lower() not in p.text.lower()
         ]
-    proposed += _keyphrase_pair(text, choices)
+    proposed += _keyphrase_pair(text, choices, phrases)
     found: dict[str, Phrase] = {}  # by lower-case text: each phrase once, first proposal kept
     for phrase in proposed:
         if phrase.rule == "subject" and len(phrase.text.split()) < MIN_TOPIC_WORDS:
@@ -343,14 +347,16 @@ def descriptor_candidates(text: str, names: Sequence[IntroducedName], choices: l
     return list(found.values())
 
 
-def _keyphrase_pair(text: str, choices: learned.Choices) -> list[Phrase]:
+def _keyphrase_pair(text: str, choices: learned.Choices, phrases: CandidatePhrases) -> list[Phrase]:
     """Titles from the abstract's own noun phrases, most repeated first: the two that share no
     word ('Reinforcement Learning and Linear Mixture MDPs') and the longest single ones. They
     serve abstracts whose sentences give no phrase that passes the gate."""
     # Runs of content words can hold a verb ('... and Learn Tree-Structured Networks'): not a term.
     lowered = text.lower()
     ranked = list(
-        islice((p for p in _by_frequency(text) if not any(is_verb(w, choices) for w in p[0].split()) and not _verb_ends(p[1], lowered)), 8)
+        islice(
+            (p for p in _by_frequency(phrases) if not any(is_verb(w, choices) for w in p[0].split()) and not _verb_ends(p[1], lowered)), 8
+        )
     )
     # A run of words said twice is a term; said once it may be a clause ('Intelligent Agents Face').
     found = [
@@ -426,9 +432,9 @@ def _verb_ends(spelling: str, lowered_text: str) -> bool:
     return False
 
 
-def _by_frequency(text: str) -> list[tuple[str, str, int]]:
-    """The abstract's noun phrases, most repeated (then longest) first."""
-    return sorted(candidate_phrases(text), key=lambda p: (-p[2], -p[0].count(" ")))  # keys are words joined by one space
+def _by_frequency(phrases: CandidatePhrases) -> list[tuple[str, str, int]]:
+    """The abstract's noun phrases (tagging.candidate_phrases), most repeated (then longest) first."""
+    return sorted(phrases, key=lambda p: (-p[2], -p[0].count(" ")))  # keys are words joined by one space
 
 
 _METHOD_RULES = frozenset({"proposal", "proposal-bare", "expansion", "appositive", "before-name"})
@@ -545,12 +551,17 @@ def compose(name: IntroducedName | None, phrase: Phrase, lead: bool = True) -> s
     return f"{name.name}: {phrase.text}" if lead else f"{phrase.text} ({name.name})"
 
 
-def derive_title(text: str, names: Sequence[IntroducedName], choices: learned.Choices | None = None) -> tuple[IntroducedName | None, str]:
+def derive_title(
+    text: str, names: Sequence[IntroducedName], choices: learned.Choices | None = None, candidates: CandidatePhrases | None = None
+) -> tuple[IntroducedName | None, str]:
     """The chosen name (or None) and the title: the best-ranked phrase that passes the gate;
-    `choices`: the learned models and word lists (None: the shipped ones)."""
+    `choices`: the learned models and word lists (None: the shipped ones); `candidates`: the
+    abstract's noun phrases (tagging.candidate_phrases), which its tags and key phrases read
+    too, where the caller has them."""
     choices = choices or learned.Choices.shipped()
+    candidates = candidate_phrases(text) if candidates is None else candidates
     chosen, leads = choose_name(names, text, choices)
-    phrases = _pairs_last(rank_phrases(descriptor_candidates(text, names, choices), text, choices))
+    phrases = _pairs_last(rank_phrases(descriptor_candidates(text, names, choices, candidates), text, choices))
     # When no phrase passes the gate without a name, the abstract's first name follows one (the
     # model's choice is never overruled into leading).
     first = introduced(names, choices)
@@ -568,7 +579,7 @@ def derive_title(text: str, names: Sequence[IntroducedName], choices: learned.Ch
     # abstract's name after it); then the name alone; else the best phrase all the same
     # (`evaluate` counts the defects that remain).
     name = chosen or first
-    for key, spelling, _ in _by_frequency(text):
+    for key, spelling, _ in _by_frequency(candidates):
         phrase = Phrase(_tidy(title_case(sentence_case(spelling))), "keyphrase", 0)
         if len(key.split()) < 3 or (name and name.name in phrase.text):
             continue

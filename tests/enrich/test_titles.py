@@ -8,6 +8,7 @@ import pytest
 
 from generator.enrich import titles
 from generator.enrich.names import IntroducedName, find_acronyms, name_candidates
+from generator.enrich.tagging import candidate_phrases
 from generator.enrich.titlegate import title_defects
 from generator.enrich.titles import MAX_SUMMARY_CHARS, Phrase, choose_name, derive_summary, derive_title, descriptor_candidates, topic_pair
 from generator.language import learned
@@ -127,7 +128,7 @@ def test_a_pair_of_topics_is_a_title_only_when_nothing_else_passes(monkeypatch):
     _, title = derive_title(PAIRED, names)
     assert not topic_pair(Phrase(title, "shown", 0)) and "Residual Gate" in title, title  # ... and loses to the proposal
     only_pairs = [p for p in candidates if topic_pair(p)]
-    monkeypatch.setattr(titles, "descriptor_candidates", lambda text, names, choices=None: only_pairs)
+    monkeypatch.setattr(titles, "descriptor_candidates", lambda text, names, choices=None, phrases=None: only_pairs)
     assert derive_title(PAIRED, names)[1] in {p.text for p in only_pairs}  # the last resort still gives a title
 
 
@@ -154,7 +155,7 @@ MENTIONED = (
 
 def test_a_pair_with_a_term_the_abstract_only_mentions_is_the_last_resort_of_all():
     """'Sparse Autoencoders and Medical Imaging': 'medical imaging' is said once, in passing."""
-    phrases = titles._keyphrase_pair(MENTIONED, learned.Choices.shipped())
+    phrases = titles._keyphrase_pair(MENTIONED, learned.Choices.shipped(), candidate_phrases(MENTIONED))
     assert [p.rule for p in phrases if topic_pair(p)] == ["keyphrases-mentioned"], phrases
     ranked = [phrases[-1], Phrase("Vision Transformers", "subject", 0), Phrase("Autoencoders and Features", "keyphrases", 0)]
     assert [p.rule for p in titles._pairs_last(ranked)] == ["subject", "keyphrases", "keyphrases-mentioned"]
