@@ -214,8 +214,7 @@ def fit(candidates: list[Candidate]) -> TagModel:
     probabilities = [linear.probability(c.features) for c in candidates]
     threshold = _threshold(probabilities, candidates)
     derived = [c for p, c in zip(probabilities, candidates) if p >= threshold]
-    central, last_resort = _central(probabilities, candidates), _last_resort(probabilities, candidates, threshold)
-    return TagModel(linear, threshold, central, last_resort, _kept_named_once(derived))
+    return TagModel(linear, threshold, _central(probabilities, candidates), _kept_named_once(derived))
 
 
 NAMED_ONCE = math.log1p(1)  # the log_count feature of a tag the abstract names once
@@ -245,22 +244,6 @@ def _threshold(probabilities: list[float], candidates: list[Candidate]) -> float
     """The highest cut that keeps TAG_RECALL_KEPT of the candidates that match a keyword."""
     matched = sorted(p for p, c in zip(probabilities, candidates) if c.label)
     return round(matched[int((1 - TAG_RECALL_KEPT) * len(matched))], 3) if matched else 0.0
-
-
-def _last_resort(probabilities: list[float], candidates: list[Candidate], threshold: float) -> float:
-    """The lowest probability at or above which the derived tags the abstract names once match an
-    author keyword at least as often as derived tags named more often do: a page left without a
-    tag shows one of those only if it is that likely (enrich.tags.last_resort_tags, issue 52)."""
-    derived = [(p, c.label, c.features["log_count"] <= NAMED_ONCE) for p, c in zip(probabilities, candidates) if p >= threshold]
-    more = [label for _, label, once in derived if not once]
-    wanted = sum(more) / len(more) if more else 1.0
-    hits = seen = 0
-    best = 1.0
-    for probability, label, _ in sorted((row for row in derived if row[2]), key=lambda row: -row[0]):
-        hits, seen = hits + label, seen + 1
-        if seen >= 20 and hits / seen >= wanted:
-            best = probability
-    return round(best, 3)
 
 
 def _central(probabilities: list[float], candidates: list[Candidate]) -> float:
@@ -293,15 +276,11 @@ def write(trained: Trained, corpora: list[str]) -> None:
         "# below the central probability that the title does not name, is shown as a key phrase\n"
         "# (enrich/tags.py in_passing, named_once). generic_phrases: key phrases at least\n"
         f"# {GENERIC_MIN_ABSTRACTS} abstracts write and fewer than {GENERIC_MAX_RATE:.0%} of those papers give as an author\n"
-        "# keyword; never a tag of their own (enrich/tags.py grouping_tags). last_resort: a page left without\n"
-        "# a tag shows its best evidenced tag named once if at least this likely (derived tags named once\n"
-        "# at or above it match an author keyword as often as derived tags named more often; enrich/tags.py\n"
-        "# last_resort_tags).\n"
+        "# keyword; never a tag of their own (enrich/tags.py grouping_tags).\n"
     )
     body = {
         "threshold": model.threshold,
         "central": model.central,
-        "last_resort": model.last_resort,
         "kept_named_once": sorted(model.kept_named_once),
         "generic_phrases": sorted(model.generic_phrases),
         "bias": model.linear.bias,

@@ -252,24 +252,23 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
     ]
     counts = _group_counts(capped, once)
     groups = {normalise_term(tag): tag for tag, count in counts.items() if count >= MIN_TAG_PAPERS}
-    phrases_of = [shown_terms(paper.keyphrases, paper) for paper in papers]
-    grouping = [
-        [tag for tag in kept_tags if _grouping(tag, given_keys, once_keys, counts)]
-        for kept_tags, once_keys, given_keys in zip(capped, once, given)
-    ]
-    joined = [_joined(tags, phrases, groups, once_keys | generic) for tags, phrases, once_keys in zip(grouping, phrases_of, once)]
-    restored = last_resort_tags(papers, shown, joined, once, counts, model)
     result = []
-    for index, (paper, every, tags, phrases, once_keys) in enumerate(zip(papers, shown, grouping, phrases_of, once)):
+    for paper, every, kept_tags, once_keys, given_keys in zip(papers, shown, capped, once, given):
+        tags = [tag for tag in kept_tags if _grouping(tag, given_keys, once_keys, counts)]
+        phrases = shown_terms(paper.keyphrases, paper)
         if tuple(tags) == paper.tags and len(phrases) == len(paper.keyphrases) and len(tags) >= MIN_SHOWN_TAGS:
             result.append(paper)
             continue
-        tags = [restored[index]] if index in restored else joined[index]
-        if index in restored:
-            phrases = [phrase for phrase in phrases if not _among(phrase, tags)]
         keys = {normalise_term(tag) for tag in tags}
+        for phrase in phrases:
+            if len(tags) >= MIN_SHOWN_TAGS:
+                break
+            key = normalise_term(phrase)
+            if key in groups and key not in once_keys | generic and not any(key in other or other in key for other in keys):
+                tags.append(groups[key])
+                keys.add(key)
         # One-word tags named once (in_passing) go after the key phrases; the rest before them.
-        passing = [tag for tag in every if one_word(tag) and normalise_term(tag) in once_keys - keys]
+        passing = [tag for tag in every if one_word(tag) and normalise_term(tag) in once_keys]
         for tag in reversed([tag for tag in every if normalise_term(tag) not in keys and tag not in passing]):
             if not _among(tag, phrases):
                 phrases.insert(0, tag)
@@ -281,50 +280,6 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
             continue
         result.append(reused_or_made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
     return result
-
-
-def _joined(tags: list[str], phrases: list[str], groups: Mapping[str, str], never: set[str]) -> list[str]:
-    """`tags`, then, while fewer than MIN_SHOWN_TAGS, the key `phrases` (in order) that are another
-    paper's tag (`groups`: by key) and not among `never` (named once, generic), none overlapping
-    a tag before it: a paper joins groups that exist."""
-    tags = list(tags)
-    keys = {normalise_term(tag) for tag in tags}
-    for phrase in phrases:
-        if len(tags) >= MIN_SHOWN_TAGS:
-            break
-        key = normalise_term(phrase)
-        if key in groups and key not in never and not any(key in other or other in key for other in keys):
-            tags.append(groups[key])
-            keys.add(key)
-    return tags
-
-
-def last_resort_tags(
-    papers: list[Paper], shown: list[list[str]], tags: list[list[str]], once: list[set[str]], counts: Counter[str], model: TagModel
-) -> dict[int, str]:
-    """A tag for the pages left without one (`tags`: what each page shows so far), by index: of
-    the derived tags a page shows as key phrases for being named once or far from its meaning
-    (`once`: Paper.tag_choice.as_phrases, by key; `shown`: its tags but hidden ones), the best
-    evidenced (Paper.tag_choice.scores), when that reaches the model's `last_resort` floor, is no
-    generic phrase, and groups at least MIN_TAG_PAPERS papers with the pages that show it
-    (`counts`) and the other pages it is restored to. 'privacy' on a membership-inference paper
-    that names privacy once: a right tag rather than none (issue 52)."""
-    best: dict[int, tuple[str, str]] = {}  # index -> (key, spelling)
-    for index, (paper, every, paper_tags, once_keys) in enumerate(zip(papers, shown, tags, once)):
-        if paper_tags:
-            continue
-        scores = {normalise_term(tag): score for tag, score in paper.tag_choice.scores}
-        candidates = [
-            (scores[key], tag, key)
-            for tag in every
-            if (key := normalise_term(tag)) in once_keys and key in scores and key not in model.generic_phrases
-        ]
-        top = max(candidates, default=None, key=lambda candidate: candidate[0])
-        if top and top[0] >= model.last_resort:
-            best[index] = (top[2], top[1])
-    shown_by_key = Counter({normalise_term(tag): count for tag, count in counts.items()})
-    restored_by_key = Counter(key for key, _ in best.values())
-    return {index: spelling for index, (key, spelling) in best.items() if shown_by_key[key] + restored_by_key[key] >= MIN_TAG_PAPERS}
 
 
 def _grouping(tag: str, given_keys: set[str], once_keys: set[str], counts: Counter[str]) -> bool:

@@ -108,8 +108,6 @@ class TagModel:
     A tag too common in a collection stays on the papers that score at least `central`. A
     tag named once is shown as a tag only if it is in `kept_named_once`, or is of more words and
     its evidence reaches `central` or the title names it (enrich.tags.in_passing, named_once).
-    A page left without a tag shows the best evidenced of those set apart when it reaches
-    `last_resort` (enrich.tags.last_resort_tags).
     A key phrase in `generic_phrases` (normalised: 'deep neural network') is one that many
     abstracts write and almost no author gives as a keyword: it is never a tag of its own
     (enrich.tags.grouping_tags; decision 0020). Features: enrich.tagevidence."""
@@ -117,7 +115,6 @@ class TagModel:
     linear: Linear = Linear()
     threshold: float = 0.0
     central: float = 1.0
-    last_resort: float = 1.0
     kept_named_once: frozenset[str] = frozenset()
     generic_phrases: frozenset[str] = frozenset()
 
@@ -135,7 +132,6 @@ def parse_tag_model(text: str) -> TagModel:
         Linear(float(data.get("bias", 0.0)), weights),
         float(data.get("threshold", 0.0)),
         float(data.get("central", 1.0)),
-        float(data.get("last_resort", 1.0)),
         frozenset(str(tag) for tag in data.get("kept_named_once") or ()),
         frozenset(str(phrase) for phrase in data.get("generic_phrases") or ()),
     )

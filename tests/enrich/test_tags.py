@@ -327,47 +327,6 @@ def test_a_tag_named_once_on_two_papers_only_is_no_group():
     assert result[1].keyphrases == ("motion planning",)
 
 
-def _scored(paper, **scores):
-    return replace(paper, tag_choice=replace(paper.tag_choice, scores=tuple(sorted(scores.items()))))
-
-
-def _left_without_a_tag():
-    """Papers 0 and 1 show no tag: every tag they derived is named once (a key phrase)."""
-    base = papers_from("We study graph anomaly detection with message passing.")[0]
-    return [
-        _scored(
-            _paper(base, 0, ["privacy", "evaluation"], ["membership inference"], once=["privacy", "evaluation"]),
-            privacy=0.8,
-            evaluation=0.4,
-        ),
-        _scored(_paper(base, 1, ["privacy"], ["n-gram coverage"], once=["privacy"]), privacy=0.3),
-        _paper(base, 2, ["graph learning", "anomaly detection"]),
-        _paper(base, 3, ["graph learning", "anomaly detection"]),
-    ]
-
-
-def test_a_page_left_without_a_tag_shows_its_best_evidenced_tag_named_once():
-    # 'privacy' on a membership-inference paper that names privacy once: a right tag rather than
-    # none (issue 52), when its evidence reaches the model's last_resort floor and it groups.
-    papers = _left_without_a_tag()
-    model = replace(TagModel.shipped(), generic_phrases=frozenset(), last_resort=0.25)
-    result = grouping_tags(papers, model=model)
-    assert result[0].tags == ("privacy",) and result[1].tags == ("privacy",)  # a group of the two
-    assert "privacy" not in result[0].keyphrases and "evaluation" in result[0].keyphrases
-    assert result[2].tags == papers[2].tags and result[2] is papers[2]  # pages with tags: unchanged
-    assert derived_terms(result[0])[0] == papers[0].tags
-
-
-def test_no_tag_of_last_resort_below_the_floor_alone_or_generic():
-    papers = _left_without_a_tag()
-    shipped = replace(TagModel.shipped(), generic_phrases=frozenset())
-    # Paper 1's evidence (0.3) is below the floor: paper 0's 'privacy' would group nothing.
-    assert [p.tags for p in grouping_tags(papers, model=replace(shipped, last_resort=0.5))][:2] == [(), ()]
-    assert [p.tags for p in grouping_tags(papers[:1] + papers[2:], model=replace(shipped, last_resort=0.25))][0] == ()
-    generic = replace(shipped, last_resort=0.25, generic_phrases=frozenset({"privacy"}))
-    assert [p.tags for p in grouping_tags(papers, model=generic)][:2] == [(), ()]
-
-
 def test_spellings_of_one_term_are_one_tag_as_most_papers_spell_it():
     base = papers_from("We study graph anomaly detection with message passing.")[0]
     papers = [
