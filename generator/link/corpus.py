@@ -23,7 +23,7 @@ from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, 
 from generator.language.learned import Choices
 from generator.language.textutil import normalise_term
 from generator.link.aboutness import Aboutness, shown_by_aboutness
-from generator.link.keyphrases import fragments, phrases_like, verb_phrases
+from generator.link.keyphrases import fragments, phrases_like, stopped_inside, verb_phrases
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (lab/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
 from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side_of
@@ -223,7 +223,7 @@ def _keyphrases(
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
     candidates of all papers are scored at once (`keyphrases.probabilities`)."""
-    model = models.phrase_model
+    model, terms = models.phrase_model, models.vocabulary.matched
     candidates = [c for paper in papers for c in paper.tag_choice.candidates]
     keys = [key for key, _, _ in candidates]
     sizes = np.fromiter((len(p.tag_choice.candidates) for p in papers), dtype=np.int64, count=len(papers))
@@ -239,6 +239,8 @@ def _keyphrases(
         for part, count in fragments(paper.tag_choice.candidates).items():
             if part in where:
                 longer[where[part]] = count
+        for part in stopped_inside(paper.tag_choice.candidates, model, terms):  # 'markov decision' [process]
+            scored[where[part]] = False
         for tag in paper.tags:
             if (key := normalise_term(tag)) in where:
                 scored[where[key]] = False

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -106,7 +106,8 @@ def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel, choice
     object's first word (lexicon `object_starts`) right after it, and its last word is one
     abstracts put before an object (`PhraseModel.object_verbs`, learned), one the training
     corpora hardly use and no author keyword ends on ('conjoins'), or a base form after a
-    plural noun ('agents view'). `choices`: whose `words` the corpora use often (None: the
+    plural noun ('agents view'); or it ends on a third-person form after a singular noun and
+    the abstract says it between a determiner and an object ('the agent traces the contour'). `choices`: whose `words` the corpora use often (None: the
     shipped choices). Issue 52, decision 0034."""
     before = _words_before_objects(text)
     if not before:
@@ -119,10 +120,12 @@ def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel, choice
         if space < 0 or (last := spelling[space + 1 :].lower()) not in before:
             continue
         words = spelling.lower().split()
+        lower = lower or text.lower()
         if _verb_like(last, model, known) or (third_person(words[-2]) and not third_person(last)):
-            lower = lower or text.lower()
             if _followed_by_object(lower, " ".join(words)):
                 found.append(index)
+        elif third_person(last) and not third_person(words[-2]) and _followed_by_object(lower, " ".join(words), after_determiner=True):
+            found.append(index)  # 'the agent traces the contour': a subject, its verb, its object
     return found
 
 
@@ -146,14 +149,17 @@ def _verb_like(word: str, model: PhraseModel, known: frozenset[str]) -> bool:
     return base not in model.words and word not in known and base not in model.keyword_heads
 
 
-def _followed_by_object(lower: str, phrase: str) -> bool:
-    """Does the (lower-case) text say the phrase, as whole words, right before an object's first word?"""
+def _followed_by_object(lower: str, phrase: str, after_determiner: bool = False) -> bool:
+    """Does the (lower-case) text say the phrase, as whole words, right before an object's first
+    word (and, `after_determiner`, right after one: 'the agent traces the contour')?"""
     at = lower.find(phrase)
     while at >= 0:
         end = at + len(phrase)
         if (at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "-")) and lower.startswith(" ", end):
             stop = lower.find(" ", end + 1)
-            if lower[end + 1 : stop if stop >= 0 else len(lower)] in _OBJECT_STARTS:
+            if lower[end + 1 : stop if stop >= 0 else len(lower)] in _OBJECT_STARTS and (
+                not after_determiner or (at > 1 and lower[: at - 1].rsplit(" ", 1)[-1] in _OBJECT_STARTS)
+            ):
                 return True
         at = lower.find(phrase, at + 1)
     return False
@@ -163,6 +169,46 @@ _NOUNS_LIKE_ADJECTIVES = lexicon.words("nouns_like_adjectives")
 _NOT_PHRASE_END = lexicon.words("not_phrase_end")
 _NOMINAL_GERUNDS = lexicon.words("nominal_gerunds")
 _COUNT = re.compile(r"\d+(?:[.,]\d+)*(?:[kmbt]|x|%)?$")  # '9b', '197k', '13', '2.5x' (lower case)
+
+
+def stopped_inside(candidates: Sequence[tuple[str, str, int]], model: PhraseModel, terms: Container[tuple[str, ...]]) -> set[str]:
+    """The keys of an abstract's candidate phrases (tagging.candidate_phrases) that stop inside
+    a longer term: every time the abstract says the phrase, the same word follows it, a word
+    author keywords end on (`PhraseModel.keyword_heads`), while the phrase's own last word ends
+    none: 'markov decision' [process], 'discrete cosine' [transform], 'cable-driven parallel'
+    [robots], and a phrase that stops inside one of those ('observable markov' [decision
+    process]); and a phrase the abstract says only inside a longer one that authors give as a
+    keyword or the vocabulary names ('entity recognition' of 'named entity recognition'). A
+    phrase authors give as a keyword, or a vocabulary term (`terms`: token tuples,
+    tagging.Vocabulary.matched), stays. Issue 52."""
+    heads = model.keyword_heads
+    counts = {key: count for key, _, count in candidates}
+    found: set[str] = set()
+    # Longest first: 'observable markov' stops inside 'observable markov decision', which
+    # stops inside 'observable markov decision process'.
+    for key, count in sorted(counts.items(), key=lambda item: -item[0].count(" ")):
+        head, _, last = key.rpartition(" ")
+        if head.count(" ") < 1 or (last not in heads and key not in found):
+            continue
+        rest, _, end = head.rpartition(" ")
+        end = _singular(end)
+        part = f"{rest} {end}"
+        if count >= counts.get(part, count + 1) and end not in heads and not _known(part, model, terms):
+            found.add(part)
+    # Inside a term authors or the vocabulary know: 'entity recognition' of 'named entity recognition'.
+    for key, count in counts.items():
+        words = key.split()
+        if len(words) > 2 and _known(key, model, terms):
+            for start, stop in ((i, j) for i in range(len(words)) for j in range(i + 2, len(words) + 1) if j - i < len(words)):
+                part = " ".join(words[start : stop - 1] + [words[stop - 1] if stop == len(words) else _singular(words[stop - 1])])
+                if count >= counts.get(part, count + 1) and not _known(part, model, terms):
+                    found.add(part)
+    return found
+
+
+def _known(key: str, model: PhraseModel, terms: Container[tuple[str, ...]]) -> bool:
+    """A phrase (candidate key) some author gives as a keyword, or a vocabulary term."""
+    return key in model.keywords or tuple(key.split()) in terms
 
 
 def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
