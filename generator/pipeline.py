@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from generator import options
+from generator.context import running
 from generator.errors import InputError, Report
 from generator.model import Paper, Record
 from generator.output.files import WriteResult, write_later, write_site
@@ -21,7 +22,7 @@ from generator.runtime.heap import collector_paused
 from generator.runtime.parallel import Forking, forks, run_meanwhile, while_workers_run
 from generator.runtime.runcache import RunCache, run_fingerprint
 from generator.runtime.session import Session
-from generator.sources.readers import input_files, records_as_read, shown_path
+from generator.sources.readers import file_records, input_files, records_as_read, shown_path
 
 if TYPE_CHECKING:
     from generator.language.meaning.source import Source
@@ -131,13 +132,10 @@ def load(files: list[Path], settings: Settings, report: Report, run_cache: RunCa
     from generator.runtime.parallel import Feed
 
     Models.shipped()  # the learned data, loaded once before the workers fork
-    records = records_as_read(
-        files,
-        report,
-        settings.source_root,
-        session.files if session is not None else None,
-        session.readable if session is not None else None,  # under serve a file that cannot be read keeps its last records
-    )
+    if session is not None:
+        session.reading(files)
+    # Under serve a file read before is not parsed again, and one that cannot be read keeps its last records.
+    records = records_as_read(files, report, settings.source_root, session.file_records if session is not None else file_records)
     merged, cached = [], []
 
     def enriched(batch: list[tuple[Record, str]]) -> list[Paper]:
@@ -386,7 +384,9 @@ class _Run:
     def passes(self) -> Iterator[None]:
         """Around the passes: the session told a run starts, the passes' modules imported while
         enrich's workers run, the one-off run's writer forked (while this process is small), the
-        cycle collector paused; on failure, the processes started are stopped."""
+        run context opened for the stages (generator.context: the session under serve, which
+        answers what they may reuse; a Forking context otherwise), the cycle collector paused;
+        on failure, the processes started are stopped."""
         if self.session is not None:
             self.session.next_run()
         from generator.language.meaning.source import worth_storing
@@ -396,7 +396,7 @@ class _Run:
             while_workers_run(_load_meaning_table)
         self.writer = Writer(self.docs_dir) if self.session is None and forks() else None
         try:
-            with collector_paused():
+            with running(self.session if self.session is not None else Forking()), collector_paused():
                 yield
         except BaseException:
             from generator.runtime import map_process
@@ -437,7 +437,6 @@ class _Run:
         return link(
             papers,
             self.settings.related,
-            self.session if self.session is not None else Forking(),  # the run context: what to reuse, where to fork
             list_early if writer is not None else None,
             self.cache.save_papers if writer is not None else None,  # the enrich cache saved while linking waits
             neighbours_found=map_process.start,  # the topic map is made on the other core meanwhile
@@ -474,7 +473,6 @@ class _Run:
             site_title,
             self.updated,
             self.settings.site_url,
-            self.session,
             self.writer,
             listed=self.writer is not None,
         )

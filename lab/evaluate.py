@@ -34,6 +34,7 @@ from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from generator import options
+from generator.context import running
 from generator.enrich.models import Models
 from generator.enrich.names import looks_like_name
 from generator.enrich.paper import enrich
@@ -301,9 +302,8 @@ def derive(
         mixing = fitted_mixing(source.name if source is not None else None)
     if aboutness is None:
         aboutness = fitted_aboutness_for(source)
-    papers = link(
-        papers, related_count=related, context=Forking(), meanings=meanings, mixing=mixing, aboutness=aboutness, models=models
-    )  # as a one-off run forks
+    with running(Forking()):  # as a one-off run forks
+        papers = link(papers, related_count=related, meanings=meanings, mixing=mixing, aboutness=aboutness, models=models)
     linked = time.perf_counter()
     return papers, {"enrich": enriched - start, "embed": embedded - enriched, "link": linked - embedded, "total": linked - start}
 

@@ -40,7 +40,6 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from generator.context import INLINE
 from generator.language.textutil import normalise_term
 from generator.link import corpus as linking
 from generator.link.related import similar
@@ -214,7 +213,7 @@ def fitted_floors(kept_papers: dict, source_name: str | None, setting: dict, wit
 
 def linked_with(papers, meanings, setting) -> list:
     mixing = similar.Mixing(setting["weight"], setting["candidates"], setting["penalty"])
-    return linking.add_related(papers, ev.RELATED, INLINE, meanings=meanings if setting["weight"] > 0 else None, mixing=mixing)
+    return linking.add_related(papers, ev.RELATED, meanings=meanings if setting["weight"] > 0 else None, mixing=mixing)
 
 
 def intervals(kept: dict, name: str, settings: list[dict]) -> list[tuple[float, float]]:

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 
-from generator.context import Kept, reused_or_made
+from generator.context import reused
 from generator.enrich.tagging import TagMention, Vocabulary, defined_otherwise, normalise_keyword
 from generator.language.learned import TagModel
 from generator.language.textutil import normalise_term
@@ -122,7 +122,7 @@ COMMON_MIN_PAPERS = 1000
 FIELD_NAMED_SHARE = 0.5
 
 
-def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None, model: TagModel | None = None) -> list[Paper]:
+def drop_dominant_tags(papers: list[Paper], model: TagModel | None = None) -> list[Paper]:
     """A derived tag on too many papers of a large collection (robotics at a robotics venue,
     'evaluation' at ICLR) stays only where it is given or the paper is about it: its title
     names it or its evidence (`tagevidence`) reaches the model's `central` probability;
@@ -165,7 +165,7 @@ def drop_dominant_tags(papers: list[Paper], kept: Kept | None = None, model: Tag
             continue
         tags = tuple(t for t in paper.tags if keep(i, paper, t))
         hidden = (*paper.tag_choice.hidden, *(t for t in tags if field(paper, t)))
-        result.append(_without_dominant(kept, paper, tags, hidden))
+        result.append(_without_dominant(paper, tags, hidden))
     return result
 
 
@@ -189,10 +189,10 @@ def title_names(tag: str, title: str) -> bool:
     return f" {normalise_term(tag)} " in f" {normalise_term(title)} "
 
 
-def _without_dominant(kept: Kept | None, paper: Paper, tags: tuple[str, ...], hidden: tuple[str, ...]) -> Paper:
-    # Under serve (`kept`), the last run's object for the same paper object and tags.
+def _without_dominant(paper: Paper, tags: tuple[str, ...], hidden: tuple[str, ...]) -> Paper:
+    # Under serve, the last run's object for the same paper object and tags (context.reused).
     changes = {"tags": tags, "tag_choice": replace(paper.tag_choice, hidden=hidden)}
-    return reused_or_made(kept, "dominant", paper, changes, lambda: paper_with(paper, **changes))
+    return reused("dominant", paper, changes, lambda: paper_with(paper, **changes))
 
 
 def filled_up(
@@ -220,7 +220,7 @@ MIN_TAG_PAPERS = 2  # a derived tag on fewer papers groups nothing: it is a key 
 MIN_SHOWN_TAGS = 2
 
 
-def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases: int = 6, model: TagModel | None = None) -> list[Paper]:
+def grouping_tags(papers: list[Paper], max_keyphrases: int = 6, model: TagModel | None = None) -> list[Paper]:
     """The tags and key phrases a reader sees; each tag groups papers that are about it (issue 33).
     - Hidden terms (Paper.tag_choice.hidden: phrases cut inside a term, the field's tag) are not shown.
     - Tags the abstract names once (Paper.tag_choice.as_phrases) are shown as key phrases and take no
@@ -278,7 +278,7 @@ def grouping_tags(papers: list[Paper], kept: Kept | None = None, max_keyphrases:
         if changes["tags"] == paper.tags and changes["keyphrases"] == paper.keyphrases:
             result.append(paper)
             continue
-        result.append(reused_or_made(kept, "grouping", paper, changes, partial(paper_with, paper, **changes)))
+        result.append(reused("grouping", paper, changes, partial(paper_with, paper, **changes)))
     return result
 
 

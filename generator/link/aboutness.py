@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from generator.context import Kept, reused_or_made
+from generator.context import reused
 from generator.enrich.tags import title_names
 from generator.model import Paper, paper_with
 
@@ -116,9 +116,7 @@ def other_names(checked: list[tuple[str, ...]], aboutness: Aboutness) -> dict[st
     return dict(zip(names, aboutness.embed_others(names)))
 
 
-def shown_by_aboutness(
-    papers: list[Paper], meanings: np.ndarray | None, aboutness: Aboutness | None, kept: Kept | None = None
-) -> list[Paper]:
+def shown_by_aboutness(papers: list[Paper], meanings: np.ndarray | None, aboutness: Aboutness | None) -> list[Paper]:
     """Each paper with the derived tags it is not about (tags_not_about) among the tags its
     page shows as key phrases (Paper.tag_choice.as_phrases; enrich.tags.grouping_tags shows them).
     Unchanged without meaning vectors or without `aboutness` for their source."""
@@ -133,5 +131,5 @@ def shown_by_aboutness(
             result.append(paper)
             continue
         changes = {"tag_choice": replace(paper.tag_choice, as_phrases=(*paper.tag_choice.as_phrases, *apart))}
-        result.append(reused_or_made(kept, "aboutness", paper, changes, partial(paper_with, paper, **changes)))
+        result.append(reused("aboutness", paper, changes, partial(paper_with, paper, **changes)))
     return result

@@ -11,11 +11,11 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 import numpy as np
 
-from generator.context import INLINE, Kept, Memo, Pending, RunContext, reused_or_made
+from generator.context import Pending, derived, in_background, incremental, reused
 from generator.enrich.models import Models
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
@@ -26,7 +26,7 @@ from generator.link.aboutness import Aboutness, shown_by_aboutness
 from generator.link.keyphrases import fragments, phrases_like, stopped_inside, verb_phrases
 from generator.link.keyphrases import phrase_like as _phrase_like  # noqa: F401 (lab/train_tags.py and tests import it from here)
 from generator.link.keyphrases import probabilities as phrase_probabilities
-from generator.link.related.reasons import explain, mentioned, paper_digest, remembered, side_of
+from generator.link.related.reasons import explain, explained_after_edit, mentioned, paper_digest, side_of
 from generator.link.related.similar import (
     DEFAULT_SOURCE,
     FITTED_MIXING,
@@ -44,12 +44,12 @@ from generator.sources.markup import URL
 MAX_KEYPHRASES = 6
 
 
-def _replaced(kept: Kept | None, step: str, paper: Paper, **changes) -> Paper:
-    """paper_with(paper, **changes). Under `mkdocs serve` (`kept`), the very object the last run's
-    `step` made from the same paper object with equal changes: an unchanged paper stays the same
+def _replaced(step: str, paper: Paper, **changes) -> Paper:
+    """paper_with(paper, **changes). Under `mkdocs serve`, the very object the last run's `step`
+    made from the same paper object with equal changes: an unchanged paper stays the same
     object through every pass, and later passes and the rendering find what they derived from
-    it by identity (context.Kept)."""
-    return reused_or_made(kept, step, paper, changes, lambda: paper_with(paper, **changes))
+    it by identity (context.reused)."""
+    return reused(step, paper, changes, lambda: paper_with(paper, **changes))
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ COMMON_NAME_PAPERS = 3  # a name in this many abstracts belongs to the field, no
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.+]*[\w+]|[A-Za-z0-9]")
 
 
-def drop_common_names(papers: list[Paper], kept: Kept | None = None, choices: Choices | None = None) -> list[Paper]:
+def drop_common_names(papers: list[Paper], choices: Choices | None = None) -> list[Paper]:
     """Titles never lead with a name many abstracts use (GPT-4, ImageNet, EMA): those are
     tools of the field, not the paper's contribution. Such papers are titled again without it
     (by the title models `choices`; None: the shipped ones)."""
@@ -77,14 +77,12 @@ def drop_common_names(papers: list[Paper], kept: Kept | None = None, choices: Ch
     if not banned:
         return papers
     return [
-        reused_or_made(kept, "retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned, choices)))
-        if p.name in banned
-        else p
+        reused("retitle", p, banned, cast("Callable[[], Any]", lambda p=p: retitle(p, banned, choices))) if p.name in banned else p
         for p in papers
     ]
 
 
-def unique_slugs(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+def unique_slugs(papers: list[Paper]) -> list[Paper]:
     """Slugs unique also case-insensitively: a later paper with a taken slug gets its id appended."""
     taken: set[str] = set()
     result = []
@@ -93,11 +91,11 @@ def unique_slugs(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
         if slug.casefold() in taken:
             slug = f"{slug[:50]}-{paper.id[:8]}"
         taken.add(slug.casefold())
-        result.append(_replaced(kept, "slug", paper, slug=slug) if slug != paper.slug else paper)
+        result.append(_replaced("slug", paper, slug=slug) if slug != paper.slug else paper)
     return result
 
 
-def unique_titles(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
+def unique_titles(papers: list[Paper]) -> list[Paper]:
     """Two derived titles never read the same: the later ones gain their first distinct tag."""
     counts = Counter(p.title.casefold() for p in papers)
     seen: set[str] = set()
@@ -108,13 +106,12 @@ def unique_titles(papers: list[Paper], kept: Kept | None = None) -> list[Paper]:
             extra = next((t for t in paper.tags if f"{title} ({t})".casefold() not in seen), paper.id[:6])
             title = f"{title} ({extra})"
         seen.add(title.casefold())
-        result.append(_replaced(kept, "title", paper, title=title) if title != paper.title else paper)
+        result.append(_replaced("title", paper, title=title) if title != paper.title else paper)
     return result
 
 
 def add_keyphrases(
     papers: list[Paper],
-    context: RunContext = INLINE,
     ahead: tuple[int, Callable[[], list]] | None = None,
     counts: tuple[Counter[str], int, int] | None = None,
     models: Models | None = None,
@@ -122,73 +119,71 @@ def add_keyphrases(
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first
     (by `models.phrase_model`; None: the shipped models).
     Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
-    With a `context` that remembers (mkdocs serve), the counts are updated from the last run's,
-    and a paper is scored again only when it changed, or the collection's size or the document
-    frequency of one of its candidates did.
     `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere;
-    `counts`: phrase_counts(papers) when worked out already."""
-    memo, kept = context.memo("keyphrases"), context.kept
-    (document_frequency, max_df, n), counted = (counts, None) if counts is not None else _phrase_counts(papers, memo)
-    models = models or Models.shipped()
-    model = models.phrase_model
-    if kept is None:
-        cut, rest = ahead if ahead is not None else (len(papers), list)
-        found = _keyphrases(papers[:cut], document_frequency, max_df, n, models) + rest()
-    else:
-        # By the very paper object (an unchanged paper is the same object run after run,
-        # session.Kept): the last run's, unless the document frequency of one of its
-        # candidates changed since the counts it was scored with, or the collection's size
-        # did. Not a Memo keyed by every paper's candidates, tags and acronyms, each hashed
-        # every run: those keys, look-ups and hashing were the slow part of an edit (decision 0002).
-        since = (n, id(model), counted.since) if counted is not None and counted.changed is not None else None
-        last = [kept.find("scored keyphrases", p) for p in papers]
-        fresh = [
-            was is None
-            or was[0] != since
-            or not cast("set[str]", cast("Counted", counted).changed).isdisjoint(_candidate_keys(p.tag_choice.candidates))
-            for p, was in zip(papers, last)
-        ]
-        missing = [i for i, again in enumerate(fresh) if again]
-        found = [None if again else was[1] for again, was in zip(fresh, last)]
-        for i, value in zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, max_df, n, models)):
-            found[i] = value
-        scored_with = (n, id(model), counted.version if counted is not None else object())
-        for paper, value in zip(papers, found):
-            kept.put("scored keyphrases", paper, (scored_with, value))
-    return [_replaced(kept, "keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
+    `counts`: phrase_counts(papers) when worked out already. Under `mkdocs serve`,
+    keyphrases_after_edit finds the same from the last run's."""
+    document_frequency, max_df, n = counts if counts is not None else phrase_counts(papers)
+    cut, rest = ahead if ahead is not None else (len(papers), list)
+    found = _keyphrases(papers[:cut], document_frequency, max_df, n, models or Models.shipped()) + rest()
+    return _with_keyphrases(papers, found)
+
+
+def _with_keyphrases(papers: list[Paper], found: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Paper]:
+    return [_replaced("keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
 
 
 def phrase_counts(papers: list[Paper]) -> tuple[Counter[str], int, int]:
     """Per candidate key, how many papers have it; the most papers a key may have and be
     scored; how many papers there are."""
-    return _phrase_counts(papers, None)[0]
+    # Keys are unique per paper: how many papers have a key is how often it is listed.
+    document_frequency = Counter(key for paper in papers for key, _, _ in paper.tag_choice.candidates)
+    return document_frequency, _max_df(papers), len(papers)
 
 
-class Counted(NamedTuple):
-    """Which counts a run used (`version`, a token of its own) and, when they were corrected
-    from the last run's (`since`, that run's token), the keys whose count changed."""
-
-    version: object
-    since: object | None
-    changed: set[str] | None
+def _max_df(papers: list[Paper]) -> int:
+    return max(3, int(0.05 * len(papers)))
 
 
-def _phrase_counts(papers: list[Paper], memo: Memo | None) -> tuple[tuple[Counter[str], int, int], Counted | None]:
-    """phrase_counts, and with a `memo` (mkdocs serve) the last run's counts corrected by the
-    papers whose candidates changed, instead of counting them all again (decision 0002)."""
+@dataclass(frozen=True)
+class Keyphrased:
+    """What keyphrases_after_edit leaves for the next run: each paper's candidate list and the
+    counts of them it scored with (corrected in place by the next run), the collection's size,
+    the phrase model, and each paper's (keyphrases, tags) by the very paper object (an unchanged
+    paper is the same object run after run)."""
+
+    candidates: list[tuple[tuple[str, str, int], ...]]
+    document_frequency: Counter[str]
+    n: int
+    model: object
+    found: dict[int, tuple[Paper, tuple[tuple[str, ...], tuple[str, ...]]]]
+
+
+def keyphrases_after_edit(last: Keyphrased | None, papers: list[Paper], models: Models) -> tuple[list[Paper], Keyphrased]:
+    """add_keyphrases(papers) from what the last run left (None: nothing): the counts are
+    corrected by the papers whose candidate lists changed instead of counted again, and a paper
+    is scored again only when it changed, or the collection's size, the model or the document
+    frequency of one of its candidates did. By the very paper object, not a memo keyed by every
+    paper's candidates, tags and acronyms, each hashed every run: those keys, look-ups and
+    hashing were the slow part of an edit (decision 0002). Also what it leaves for the next run."""
     candidates = [paper.tag_choice.candidates for paper in papers]
-    last = memo.get(("phrase counts",), lambda: None) if memo is not None else None
-    if memo is not None:
-        memo.put(("phrase counts",), None)  # until recounted: the last run's counts change in place
-    document_frequency, changed = _recounted(last[:2], candidates) if last is not None else (None, None)
+    document_frequency, changed = _recounted((last.candidates, last.document_frequency), candidates) if last is not None else (None, None)
     if document_frequency is None:
-        # Keys are unique per paper: how many papers have a key is how often it is listed.
-        document_frequency = Counter(key for paper_candidates in candidates for key, _, _ in paper_candidates)
-    counted = None
-    if memo is not None:
-        counted = Counted(object(), cast("tuple", last)[2] if changed is not None else None, changed)
-        memo.put(("phrase counts",), (candidates, document_frequency, counted.version))
-    return (document_frequency, max(3, int(0.05 * len(papers))), len(papers)), counted
+        document_frequency = phrase_counts(papers)[0]
+    n, model = len(papers), models.phrase_model
+    reusable = last.found if last is not None and changed is not None and last.n == n and last.model is model else {}
+    found: list[Any] = []
+    missing = []
+    for i, paper in enumerate(papers):
+        was = reusable.get(id(paper))
+        if was is not None and was[0] is paper and cast("set[str]", changed).isdisjoint(_candidate_keys(paper.tag_choice.candidates)):
+            found.append(was[1])
+        else:
+            found.append(None)
+            missing.append(i)
+    for i, value in zip(missing, _keyphrases([papers[i] for i in missing], document_frequency, _max_df(papers), n, models)):
+        found[i] = value
+    state = Keyphrased(candidates, document_frequency, n, model, {id(p): (p, value) for p, value in zip(papers, found)})
+    return _with_keyphrases(papers, found), state
 
 
 def _recounted(last: tuple[list, Counter[str]], candidates: list) -> tuple[Counter[str] | None, set[str] | None]:
@@ -328,7 +323,6 @@ def _document_head(paper: Paper) -> str:
 def add_related(
     papers: list[Paper],
     count: int,
-    context: RunContext = INLINE,
     names: list[dict[str, str]] | None = None,
     heads: Numbered | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
@@ -338,8 +332,8 @@ def add_related(
 ) -> list[Paper]:
     """The `count` most related papers (see generator.link.related.similar), each with its score,
     strength and reasons; those ranked below the mixing's floor are marked weaker (not `strong`).
-    With a `context` that remembers (mkdocs serve), reasons are worked out again only for pairs
-    whose papers or TF-IDF rows changed since the last run, and words only in documents that changed.
+    Under `mkdocs serve`, reasons are worked out again only for pairs whose papers or TF-IDF rows
+    changed since the last run (reasons.explained_after_edit), and words only in documents that changed.
     `names`, `heads`: per paper, the names its abstract uses and the words its document begins
     with, when worked out already (`_from_texts`). `neighbours_found(papers, lists, words)` is called
     once each paper's related papers are known (indices, cosines), before their reasons, with the
@@ -354,29 +348,26 @@ def add_related(
     if mixing is None:
         mixing = fitted_mixing(DEFAULT_SOURCE if meanings is not None else None)
     floor = mixing.floor
-    memo, kept = context.memo("reasons"), context.kept
-    documents = _per_paper(document, papers, kept)
-    words = vectors(documents, memo, heads)
-    found = neighbours(documents, count, _per_paper(_link_topics, papers, kept), context, words, meanings, mixing)
+    documents = _per_paper(document, papers)
+    words = vectors(documents, heads)
+    found = neighbours(documents, count, _per_paper(_link_topics, papers), words, meanings, mixing)
     if neighbours_found is not None:
         neighbours_found(papers, found.lists, words.words)
     del words  # the reasons below read `found` only, and the TF-IDF is large (decision 0009)
     pairs = [(i, j) for i, found_list in enumerate(found.lists) for j, _ in found_list]
 
     if names is None:
-        names = _per_paper(_names, papers, kept, models)
-    if kept is None:
-        sides = [side_of(p, used) for p, used in zip(papers, names)]
-    else:
-        sides = [kept.get("side", p, cast("Callable[[], Any]", lambda p=p, used=used: side_of(p, used))) for p, used in zip(papers, names)]
+        names = _per_paper(_names, papers, models)
+    sides = [derived("side", p, cast("Callable[[], Any]", lambda p=p, used=used: side_of(p, used))) for p, used in zip(papers, names)]
 
     def explained_pairs(some: list[tuple[int, int]]) -> list[tuple[str, ...]]:
         return explain(sides, some, found.matrix, found.terms, models)
 
-    if memo is None:
-        explained = dict(zip(pairs, explained_pairs(pairs)))
-    else:
-        explained = remembered(_per_paper(paper_digest, papers, kept), pairs, found.matrix, found.terms, explained_pairs, memo)
+    explained = incremental(
+        "reasons",
+        lambda: dict(zip(pairs, explained_pairs(pairs))),
+        lambda last: explained_after_edit(last, _per_paper(paper_digest, papers), pairs, found.matrix, found.terms, explained_pairs),
+    )
 
     def related(shown: tuple[tuple[Paper, float, tuple[str, ...], float], ...]) -> tuple[Related, ...]:
         return tuple(
@@ -394,7 +385,7 @@ def add_related(
         # Under serve, the last run's paper while the papers it shows (the same objects, or equal
         # ones), scores and reasons are the same: its Related objects are not made again only to
         # be compared with the last run's (decision 0002).
-        return reused_or_made(kept, "related", paper, shown, lambda: paper_with(paper, related=related(shown)))
+        return reused("related", paper, shown, lambda: paper_with(paper, related=related(shown)))
 
     return [with_related(i, paper) for i, paper in enumerate(papers)]
 
@@ -410,12 +401,10 @@ def candidate_strengths(
     return indices, ranking
 
 
-def _per_paper(derive, papers: list[Paper], kept: Kept | None, *args) -> list:
-    """derive(paper, *args) for each paper; under `mkdocs serve` (`kept`) remembered per paper object."""
-    if kept is None:
-        return [derive(p, *args) for p in papers]
+def _per_paper(derive, papers: list[Paper], *args) -> list:
+    """derive(paper, *args) for each paper; under `mkdocs serve` remembered per paper object (context.derived)."""
     kind = derive.__name__
-    return [kept.get(kind, p, cast("Callable[[], Any]", lambda p=p: derive(p, *args))) for p in papers]
+    return [derived(kind, p, cast("Callable[[], Any]", lambda p=p: derive(p, *args))) for p in papers]
 
 
 def _link_topics(paper: Paper) -> frozenset[str]:
@@ -468,9 +457,7 @@ def _same_meaning(meaning: str, defined: str | None, text: str) -> bool:
     return any(word in lowered for word in meaning.split() if len(word) > 3)
 
 
-def add_mentions(
-    papers: list[Paper], kept: Kept | None = None, sites: list[tuple[int, str, int]] | None = None, choices: Choices | None = None
-) -> list[Paper]:
+def add_mentions(papers: list[Paper], sites: list[tuple[int, str, int]] | None = None, choices: Choices | None = None) -> list[Paper]:
     """Link a name one paper introduces wherever another abstract uses it. Only name-like
     names (PatchSAE, MM1.5), not capitalised words ('Neural'), and each name introduced once.
     `sites`: `mention_sites(papers, choices)` when worked out already."""
@@ -481,7 +468,7 @@ def add_mentions(
         mentions[index].append(Mention(name, t.id, t.slug, t.title))
         mentioned_by[target].append(Mention(name, paper.id, paper.slug, paper.title))
     return [
-        _replaced(kept, "mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i]))
+        _replaced("mentions", p, mentions=tuple(mentions[i]), mentioned_by=tuple(mentioned_by[i]))
         if i in mentions or i in mentioned_by
         else p
         for i, p in enumerate(papers)
@@ -548,7 +535,6 @@ def glossary(papers: list[Paper]) -> list[GlossaryEntry]:
 def link(
     papers: list[Paper],
     related_count: int,
-    context: RunContext = INLINE,
     titled: Callable[[list[Paper]], None] | None = None,
     waiting: Callable[[], None] | None = None,
     neighbours_found: Callable[[list[Paper], list[list[tuple[int, float]]], Any], None] | None = None,
@@ -557,42 +543,52 @@ def link(
     aboutness: Aboutness | None = None,
     models: Models | None = None,
 ) -> list[Paper]:
-    """The corpus-level passes, in order. `context`: what the last run worked out (mkdocs serve),
-    reused where its inputs are the same, and where work may run aside (generator.context).
-    `titled(papers)` is called once the papers are all linking makes them but for their related
-    papers (titles, slugs, tags, key phrases, mentions), before those are found. `waiting()`
-    is called where this process would wait for work run aside (if ever); `neighbours_found`:
-    `meanings` and `mixing`: see add_related; with `aboutness` (the tag names' vectors by the
-    meanings' source), a derived tag the paper's meaning is far from is shown as a key phrase.
-    `models`: the learned models (None: the shipped ones)."""
+    """The corpus-level passes, in order. Under `mkdocs serve` each reuses what the last run
+    derived where its inputs are the same (generator.context). `titled(papers)` is called once
+    the papers are all linking makes them but for their related papers (titles, slugs, tags,
+    key phrases, mentions), before those are found. `waiting()` is called where this process
+    would wait for work run aside (if ever); `neighbours_found`, `meanings` and `mixing`: see
+    add_related; with `aboutness` (the tag names' vectors by the meanings' source), a derived tag
+    the paper's meaning is far from is shown as a key phrase. `models`: the learned models
+    (None: the shipped ones)."""
     models = models or Models.shipped()
-    kept = context.kept
-    papers = drop_common_names(papers, kept, models.choices)
-    papers = unique_slugs(papers, kept)
-    papers = drop_dominant_tags(papers, kept, models.tag_model)
-    if kept is None:
-        # What only the abstracts decide (names they mention and use, the words their documents
-        # begin with) aside, while key phrases are scored here, with the key phrases of the last
-        # papers, so that both take about as long (decision 0007). Under `mkdocs serve` `kept`
-        # has most of it already.
-        cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
-        counts = phrase_counts(papers)  # before the work aside, which would count them again
-        texts = context.in_background(partial(_from_texts, papers, cut, counts, models), items=len(papers))
-        papers = add_keyphrases(
-            papers, context, ahead=(cut, lambda: _result_after_waiting(texts, waiting)[3]), counts=counts, models=models
-        )
-        sites, names, heads, _ = texts.result()
-        papers = unique_titles(papers)
-    else:
-        papers = add_keyphrases(papers, context, models=models)
-        papers = unique_titles(papers, kept)
-        sites, names, heads = None, None, None
-    papers = add_mentions(papers, kept, sites, models.choices)
-    papers = shown_by_aboutness(papers, meanings, aboutness, kept)  # tags filled up from key phrases too
-    papers = grouping_tags(papers, kept, MAX_KEYPHRASES, models.tag_model)
+    papers = drop_common_names(papers, models.choices)
+    papers = unique_slugs(papers)
+    papers = drop_dominant_tags(papers, models.tag_model)
+    papers, (sites, names, heads) = incremental(
+        "keyphrases",
+        partial(_keyphrases_beside_texts, papers, models, waiting),
+        lambda last: _texts_left(keyphrases_after_edit(last, papers, models)),
+    )
+    papers = unique_titles(papers)
+    papers = add_mentions(papers, sites, models.choices)
+    papers = shown_by_aboutness(papers, meanings, aboutness)  # tags filled up from key phrases too
+    papers = grouping_tags(papers, MAX_KEYPHRASES, models.tag_model)
     if titled is not None:
         titled(papers)
-    return add_related(papers, related_count, context, names, heads, neighbours_found, meanings, mixing, models)
+    return add_related(papers, related_count, names, heads, neighbours_found, meanings, mixing, models)
+
+
+Texts = tuple[list[tuple[int, str, int]] | None, list[dict[str, str]] | None, Numbered | None]  # see _from_texts
+
+
+def _keyphrases_beside_texts(papers: list[Paper], models: Models, waiting: Callable[[], None] | None) -> tuple[list[Paper], Texts]:
+    """add_keyphrases(papers), and what only the abstracts decide (names they mention and use,
+    the words their documents begin with: _from_texts) worked out aside meanwhile, with the key
+    phrases of the last papers, so that both take about as long (decision 0007)."""
+    cut = len(papers) - int(len(papers) * KEYPHRASES_ELSEWHERE)
+    counts = phrase_counts(papers)  # before the work aside, which would count them again
+    texts = in_background(partial(_from_texts, papers, cut, counts, models), items=len(papers))
+    papers = add_keyphrases(papers, ahead=(cut, lambda: _result_after_waiting(texts, waiting)[3]), counts=counts, models=models)
+    sites, names, heads, _ = texts.result()
+    return papers, (sites, names, heads)
+
+
+def _texts_left(found: tuple[list[Paper], Keyphrased]) -> tuple[tuple[list[Paper], Texts], Keyphrased]:
+    """keyphrases_after_edit's papers with no texts worked out aside: after an edit, each
+    derivation _from_texts makes is remembered per paper instead (mention sites are found again)."""
+    papers, state = found
+    return (papers, (None, None, None)), state
 
 
 def _result_after_waiting(later: Pending, waiting: Callable[[], None] | None):

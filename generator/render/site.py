@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from functools import partial
+from typing import Any, Protocol
 
 from markupsafe import Markup
 
 from generator import __version__
-from generator.context import Kept, RunContext
+from generator.context import incremental, remembered, reused
 from generator.enrich.paper import slugify
 from generator.enrich.tagging import vocabulary
 from generator.enrich.tags import centrality
@@ -53,7 +54,7 @@ NO_DATE = "1970-01-01T00:00:00Z"  # a feed whose collection no input file dates
 
 
 def feed(
-    collection: str, slug: str, papers: list[Paper], updated: str, site_url: str | None, entries: list[tuple[str, str]] | None = None
+    collection: str, slug: str, papers: list[Paper], updated: str, site_url: str | None, entries: Sequence[tuple[str, str]] | None = None
 ) -> str:
     """An Atom feed of one collection (autoescaped XML; links relative to feeds/). `entries`:
     each paper's (feed_entry), when the caller has them."""
@@ -152,10 +153,9 @@ def _paper_page(paper_and_record: tuple[Paper, dict]) -> str:
     )
 
 
-# The last run's paper pages by everything they are made of. The caller keeps one for as long
-# as it runs the generator again (the plugin, under `mkdocs serve`): an edit then re-renders
-# only the pages whose content changed. None for one-off builds: it would only cost memory
-# (decision 0002).
+# The last run's paper pages by everything they are made of, kept under `mkdocs serve`
+# (paper_pages_after_edit): an edit then re-renders only the pages whose content changed. One-off
+# builds keep none: it would only cost memory (decision 0002).
 RenderedPages = dict[tuple[bytes, str], str]
 
 
@@ -170,17 +170,29 @@ class FileSink(Protocol):
 Files = dict[str, str | bytes] | FileSink  # where render_site puts the files it makes (papers.json as bytes)
 
 
-def _paper_pages(papers: list[Paper], encoded: list[bytes], record_of: Callable[[int], dict], remembered: RenderedPages) -> dict[str, str]:
-    """`encoded`: each record as papers.json holds it, the key of a remembered page;
-    `record_of(i)`: papers[i]'s record, asked for the pages rendered (in this process: see
-    _paper_pages_once)."""
+def paper_pages_after_edit(
+    last: RenderedPages | None, papers: list[Paper], slugs: dict[str, dict[str, str]], files: Files
+) -> tuple[list[bytes], RenderedPages]:
+    """The paper pages put in `files` and the papers.json records, as _paper_pages_once makes
+    them, from the pages the last run rendered (`last`, None: none) by everything they are made
+    of: only pages whose content changed are rendered again. Each record's JSON is remembered by
+    the paper object and the slugs paper_record reads (context.reused), not the record itself:
+    ~30 objects the cycle collector would walk on every full collection. Also the pages for the
+    next run."""
+    before = last if last is not None else {}
+    tag_slugs = slugs["tags"]
+
+    def record_json(paper: Paper) -> bytes:
+        where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
+        return reused("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
+
+    encoded = [record_json(p) for p in papers]
     keys = [(record, paper.body) for paper, record in zip(papers, encoded)]
-    missing = [index for index, key in enumerate(keys) if key not in remembered]
-    fresh = {i: _paper_page((papers[i], record_of(i))) for i in missing}
-    pages = {f"papers/{paper.slug}.md": fresh[i] if i in fresh else remembered[keys[i]] for i, paper in enumerate(papers)}
-    remembered.clear()
-    remembered.update({key: pages[f"papers/{paper.slug}.md"] for key, paper in zip(keys, papers)})
-    return pages
+    pages: RenderedPages = {}
+    for paper, key in zip(papers, keys):
+        page = before[key] if key in before else _paper_page((paper, paper_record(paper, slugs)))
+        files[f"papers/{paper.slug}.md"] = pages[key] = page
+    return encoded, pages
 
 
 def _paper_pages_once(papers: list[Paper], slugs: dict[str, dict[str, str]], files: Files) -> list[bytes]:
@@ -218,62 +230,32 @@ def _groups(papers: list[Paper]) -> _Groups:
     return _Groups(by_area, area_names, tag_pages, by_collection, sorted(by_collection), slugs, _tag_counts(by_collection), areas)
 
 
-def _computed(key, compute):
-    return compute()
-
-
 def render_site(
     papers: list[Paper],
     glossary: list[GlossaryEntry],
     site_title: str,
     updated: Mapping[str, str] | None = None,
     site_url: str | None = None,
-    remembered: RenderedPages | RunContext | None = None,
     files: Files | None = None,
     listed: bool = False,
 ) -> Files:
     """All generated files, keyed by path relative to the docs folder, put in `files` as each
     is made (a new dict by default; a one-off run's Writer writes them meanwhile). `updated`
     dates each collection's feed (abstracts carry no dates; NO_DATE where it names none);
-    `site_url` makes their links absolute; paper pages in `remembered` (updated here) are
-    not rendered again, nor, with a run context that remembers (mkdocs serve), listing pages,
-    feeds and the map layout whose inputs did not change. `listed`: the listing files (see listing_files) were made
-    already, elsewhere. The topic map's map.json is not among them: explore.mapfile makes it."""
-    memo = remembered.memo("renders") if isinstance(remembered, RunContext) else None
-    kept = remembered.kept if isinstance(remembered, RunContext) else None
-    if isinstance(remembered, RunContext):
-        remembered = remembered.pages
-
-    def memoised(key, compute):
-        return compute() if memo is None else memo.get(key, compute)
-
+    `site_url` makes their links absolute. Under `mkdocs serve`, paper pages, listing pages,
+    feeds and the like whose inputs did not change are the last run's (paper_pages_after_edit,
+    context.remembered). `listed`: the listing files (see listing_files) were made already,
+    elsewhere. The topic map's map.json is not among them: explore.mapfile makes it."""
     if files is None:
         files = {}
     groups = _groups(papers)
     slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
-
-    if memo is None and remembered is None:
-        encoded = _paper_pages_once(papers, slugs, files)
-    elif memo is None:
-        records = [paper_record(p, slugs) for p in papers]  # front matter and papers.json
-        encoded = [_encoded(r) for r in records]
-        files.update(_paper_pages(papers, encoded, records.__getitem__, cast(RenderedPages, remembered)))
-    else:
-        # Only the JSON is remembered, by the paper object and the slugs paper_record reads: a
-        # record is ~30 objects the cycle collector would walk on every full collection. The few
-        # pages rendered again build theirs.
-        def remembered_json(paper: Paper) -> bytes:
-            where = (tuple(tag_slugs.get(t) for t in paper.tags), slugs["areas"][paper.area], slugs["collections"][paper.collection])
-            return cast(Kept, kept).reused_or_made("record", paper, where, lambda: _encoded(paper_record(paper, slugs)))
-
-        def record_of(i: int) -> dict:
-            return paper_record(papers[i], slugs)
-
-        encoded = [remembered_json(p) for p in papers]
-        files.update(_paper_pages(papers, encoded, record_of, cast(RenderedPages, remembered)))
-
+    sink = files
+    encoded = incremental(
+        "paper pages", lambda: _paper_pages_once(papers, slugs, sink), lambda last: paper_pages_after_edit(last, papers, slugs, sink)
+    )
     if not listed:
-        files.update(listing_files(papers, glossary, updated, site_url, memoised, groups))
+        files.update(listing_files(papers, glossary, updated, site_url, groups))
     in_degree = Counter(r.id for p in papers for r in p.related)
     connected = sorted(papers, key=lambda p: (-(in_degree[p.id] + len(p.mentioned_by)), p.title.casefold()))[:10]
     area_groups = groups.areas
@@ -320,21 +302,21 @@ def listing_files(
     glossary: list[GlossaryEntry],
     updated: Mapping[str, str] | None,
     site_url: str | None,
-    memoised=_computed,
     groups: _Groups | None = None,
 ) -> dict[str, str]:
     """The files that list papers without their related papers: tag, area and collection
     pages and their overviews, feeds, the glossary, the map and browse pages, browse.json.
     Linking changes nothing they show once titles are unique (a one-off run makes them in
     another process while related papers are found: generator.runtime.background_writer.Writer.elsewhere).
-    `memoised(key, compute)`: compute(), or what the last run computed for the same key."""
+    Under `mkdocs serve`, each file is the last run's where its key, which holds everything its
+    template reads, is the same (context.remembered)."""
     files: dict[str, str] = {}
     groups = _groups(papers) if groups is None else groups
     slugs, tag_pages, tag_slugs = groups.slugs, groups.tag_pages, groups.slugs["tags"]
     by_area, by_collection, collection_names, tag_counts = groups.by_area, groups.by_collection, groups.collection_names, groups.tag_counts
     # _related_tags reads only which papers (by id) each tag page holds: remembered by that (decision 0002).
     membership = tuple((tag, tuple(p.id for p in members)) for tag, members in tag_pages.items())
-    related_tags = memoised(("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
+    related_tags = remembered("renders", ("related tags", len(papers), membership), lambda: _related_tags(tag_pages, len(papers)))
     area_share = _area_share(papers)
     sections = [
         ("tags", tag_pages, lambda t: f"Papers tagged *{escape_markdown(t)}*.", lambda t: lambda p: centrality(p, t)),
@@ -359,19 +341,21 @@ def listing_files(
                 intro=f"{intro(name)} {len(members)} paper{'s' if len(members) != 1 else ''}.",
                 ranking=rankings.get(folder),
                 related=tuple(Group(t, tag_slugs[t], n) for t, n in related_tags.get(name, [])) if folder == "tags" else (),
-                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts), memoised)
+                trend=_trend(_tag_shares(name, collection_names, by_collection, tag_counts))
                 if folder == "tags" and len(collection_names) > 1
                 else "",
             )
             # The key holds every paper field listing.md.j2 reads.
             key = ("listing", name, *context.values(), tuple((p.title, p.slug, p.summary) for p in listed))
-            files[f"{folder}/{slugs[folder][name]}.md"] = memoised(
+            files[f"{folder}/{slugs[folder][name]}.md"] = remembered(
+                "renders",
                 key,
                 lambda: markdown_page("listing.md.j2", {"title": name}, papers=listed, **context),  # noqa: B023
             )
         groups_shown = [Group(n, slugs[folder][n], len(m)) for n, m in members_by_name.items()]
         groups_shown.sort(key=lambda g: (-g.count, g.name.casefold()))
-        files[f"{folder}/index.md"] = memoised(
+        files[f"{folder}/index.md"] = remembered(
+            "renders",
             ("overview", folder, tuple(groups_shown)),
             lambda: markdown_page(
                 "overview.md.j2",
@@ -389,32 +373,28 @@ def listing_files(
         # The keys hold every paper field feed_entry.xml.j2 reads.
         fields = [(p.title, p.id, p.slug, p.summary, p.tags, p.authors) for p in members]
         dated = (updated or {}).get(collection, NO_DATE)
-        files[f"feeds/{slug}.xml"] = memoised(
+        files[f"feeds/{slug}.xml"] = remembered(
+            "renders",
             ("feed", collection, slug, dated, site_url, tuple(fields)),
-            lambda: feed(
-                collection,  # noqa: B023
-                slug,  # noqa: B023
-                members,  # noqa: B023
-                dated,  # noqa: B023
-                site_url,
-                [memoised(("feed entry", collection, *f), lambda p=p: feed_entry(collection, p)) for p, f in zip(members, fields)],  # noqa: B023
-            ),
+            partial(_feed_remembering_entries, collection, slug, members, fields, dated, site_url),
         )
 
     by_id = {p.id: p for p in papers}
     entries: list[dict[str, Any]] = [{"short": e.short, "long": e.long, "papers": [by_id[i] for i in e.papers]} for e in glossary]
     # The key holds every field glossary.md.j2 reads: of each entry's papers, the first five's titles and slugs.
     shown = tuple((e["short"], e["long"], len(e["papers"]), tuple((p.title, p.slug) for p in e["papers"][:5])) for e in entries)
-    files["glossary.md"] = memoised(("glossary", shown), lambda: markdown_page("glossary.md.j2", {"title": "Glossary"}, entries=entries))
+    files["glossary.md"] = remembered(
+        "renders", ("glossary", shown), lambda: markdown_page("glossary.md.j2", {"title": "Glossary"}, entries=entries)
+    )
     files["map.md"] = markdown_page(
         "map.md.j2",
         {"title": "Topic map", "hide": ["toc"]},
         map_html=html_block("topic_map.html.j2", areas=groups.areas, count=len(papers)),
     )
     # Filed once for the authors section and browse.json; the keys hold every paper field each reads.
-    everyone = memoised(("authors filed", tuple(p.authors for p in papers)), lambda: authors(papers))
+    everyone = remembered("renders", ("authors filed", tuple(p.authors for p in papers)), lambda: authors(papers))
     shown_authors = tuple((p.title, p.slug, p.summary, p.authors) for p in papers)
-    files.update(memoised(("authors", shown_authors), lambda: author_files(papers, everyone)))
+    files.update(remembered("renders", ("authors", shown_authors), lambda: author_files(papers, everyone)))
     files["browse.md"] = markdown_page(
         "browse.md.j2", {"title": "Browse", "hide": ["toc"]}, count=len(papers), authors=any(p.authors for p in papers)
     )
@@ -426,6 +406,15 @@ def listing_files(
         {"title": "Reading list", "hide": ["toc"], "description": "The papers you saved, kept in this browser: export or share them."},
     )
     return files
+
+
+def _feed_remembering_entries(
+    collection: str, slug: str, members: list[Paper], fields: list[tuple], dated: str, site_url: str | None
+) -> str:
+    """feed(...), each entry remembered under `mkdocs serve` by `fields` (every paper field
+    feed_entry.xml.j2 reads): an edit renders one entry again, not the whole feed's."""
+    entries = [remembered("renders", ("feed entry", collection, *f), partial(feed_entry, collection, p)) for p, f in zip(members, fields)]
+    return feed(collection, slug, members, dated, site_url, entries)
 
 
 def _encoded(record: dict) -> bytes:
@@ -492,8 +481,8 @@ class Share:
     last: float  # percent of the last collection's
 
 
-def _trend(rows: list[tuple[str, float]], memoised) -> str:
-    return memoised(("tag shares", tuple(rows)), lambda: html_block("tag_shares.html.j2", rows=rows))
+def _trend(rows: list[tuple[str, float]]) -> str:
+    return remembered("renders", ("tag shares", tuple(rows)), lambda: html_block("tag_shares.html.j2", rows=rows))
 
 
 def _tag_counts(by_collection: dict[str, list[Paper]]) -> dict[str, Counter[str]]:

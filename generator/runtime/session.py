@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from generator.errors import InputError, Report
 from generator.model import Paper, Record
 from generator.runtime.parallel import Forking
+from generator.sources.readers import last_readable, read_file_alone
 
 
 class Memo:
@@ -90,16 +93,16 @@ class Kept:
 
 @dataclass
 class Session(Forking):
-    """Kept by the plugin for the life of `mkdocs serve` and passed to every run: the run context
-    (generator.context) that remembers what the last run derived."""
+    """Kept by the plugin for the life of `mkdocs serve` and opened as the run context
+    (generator.context) of every run: it answers the stages' `reused`, `derived`, `remembered`
+    and `incremental` from what the last run left, and reads input files by their bytes."""
 
-    files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (generator.sources.readers)
+    files: Memo = field(default_factory=Memo)  # each input file's records, by its bytes (file_records)
     readable: dict = field(default_factory=dict)  # each input file's last readable records, by path: a bad save keeps them
     papers: dict[Record, tuple[str, Paper]] = field(default_factory=dict)  # enriched papers by record, with their cache key
-    pages: dict[tuple[bytes, str], str] = field(default_factory=dict)  # rendered paper pages (generator.render.site)
-    keyphrases: Memo = field(default_factory=Memo)  # the candidate phrases' document frequencies (generator.link.corpus)
-    reasons: Memo = field(default_factory=Memo)  # why two papers are related, each document's words (generator.link.corpus, .similar)
-    renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, map layout (generator.render.site)
+    words: Memo = field(default_factory=Memo)  # each document's words (generator.link.related.similar)
+    renders: Memo = field(default_factory=Memo)  # listing, overview and feed pages, tag shares, authors (generator.render.site)
+    states: Memo = field(default_factory=Memo)  # what each incremental step left: candidates, key phrases, reasons, paper pages
     written: dict[str, tuple[str | bytes, int, int]] = field(
         default_factory=dict
     )  # per file in docs/: the text the last run left, its size and mtime
@@ -113,12 +116,51 @@ class Session(Forking):
     rebuild: Callable[[], None] = lambda: None  # asks the server for a build (the plugin sets it)
     tell: Callable[[str], None] = print  # a line in the server's log (the plugin sets it)
 
-    def memo(self, store: str) -> Memo:
-        return {"files": self.files, "keyphrases": self.keyphrases, "reasons": self.reasons, "renders": self.renders}[store]
+    def reused(self, kind: str, of: object, inputs: Any, make: Callable[[], Any]) -> Any:
+        return self.kept.reused_or_made(kind, of, inputs, make)
+
+    def derived(self, kind: str, of: object, compute: Callable[[], Any]) -> Any:
+        return self.kept.get(kind, of, compute)
+
+    def remembered(self, store: str, key: Hashable, compute: Callable[[], Any]) -> Any:
+        return {"files": self.files, "words": self.words, "renders": self.renders}[store].get(key, compute)
+
+    def incremental(self, kind: str, cold: Callable[[], Any], after_edit: Callable[[Any], tuple[Any, Any]]) -> Any:
+        """after_edit(the last run's state of `kind`, None where there is none); its state kept
+        for the next run. The state is let go first: a run cut short (an error) leaves none
+        half-updated (the phrase counts are corrected in place)."""
+        last = self.states.get(kind, lambda: None)
+        self.states.put(kind, None)
+        result, state = after_edit(last)
+        self.states.put(kind, state)
+        return result
+
+    def file_records(self, path: Path, report: Report, shown: str | None = None) -> list[Record]:
+        """readers.file_records under serve: a file whose bytes did not change since the last
+        run is not parsed again (its records and warnings are the last run's); a file that
+        cannot be read now stands for its last readable records (readers.last_readable), so a
+        half-saved file never stops the preview."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None  # read_file says what is wrong
+        try:
+            read, warnings = self.files.get(("file", str(path), shown, data), lambda: read_file_alone(path, shown))
+        except InputError as error:
+            read, warnings = last_readable(str(path), shown, data, error, self.readable, report)
+        else:
+            self.readable[str(path)] = (read, warnings)
+        report.warnings.extend(warnings)
+        return read
+
+    def reading(self, files: list[Path]) -> None:
+        """A run reads `files`: the last readable records of any other file are let go."""
+        for gone in set(self.readable) - {str(path) for path in files}:
+            del self.readable[gone]
 
     def next_run(self) -> None:
         self.files.next_run()
-        self.keyphrases.next_run()
-        self.reasons.next_run()
+        self.words.next_run()
         self.renders.next_run()
+        self.states.next_run()
         self.kept.next_run()

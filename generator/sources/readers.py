@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from generator.context import Memo
 from generator.errors import InputError, Report
 from generator.language.textutil import collapse_space
 from generator.model import Origin, Record
@@ -304,10 +303,10 @@ def _str_list(value: object, name: str, where: str, report: Report) -> tuple[str
 
 def read_file(path: Path, report: Report, shown_as: str | None = None) -> list[Record]:
     """Records of one file; `shown_as` is the path named in messages and pages (default: as given)."""
-    return list(_file_records(path, report, shown_as))
+    return list(file_records(path, report, shown_as))
 
 
-def _file_records(path: Path, report: Report, shown_as: str | None = None) -> Iterator[Record]:
+def file_records(path: Path, report: Report, shown_as: str | None = None) -> Iterator[Record]:
     """`read_file`, each record as soon as it is read."""
     if shown_as is None:
         yield from _read_file(path, report)
@@ -377,56 +376,27 @@ def input_files(paths: Iterable[Path], report: Report) -> list[Path]:
     return sorted(set(expand_inputs(paths, report)), key=lambda p: str(p))
 
 
-def read_files(files: list[Path], report: Report, root: Path | None = None, memo: Memo | None = None) -> list[Record]:
-    """With a `memo` (mkdocs serve), a file whose bytes did not change since the last run is not
-    parsed again: its records and warnings are the last run's (decision 0002)."""
-    return list(records_as_read(files, report, root, memo))
+def read_files(files: list[Path], report: Report, root: Path | None = None) -> list[Record]:
+    """Every record of `files`, in order (see records_as_read)."""
+    return list(records_as_read(files, report, root))
 
 
 def records_as_read(
-    files: list[Path],
-    report: Report,
-    root: Path | None = None,
-    memo: Memo | None = None,
-    readable: dict[str, tuple[list[Record], list[str]]] | None = None,
+    files: list[Path], report: Report, root: Path | None = None, read: Callable[[Path, Report, str | None], Iterable[Record]] = file_records
 ) -> Iterator[Record]:
     """`read_files`, each record as soon as it is read: the enrich workers start on the first
-    ones while the rest are read. Repeated ids are reported once all are read. `readable`
-    (`mkdocs serve`, with `memo`): each file's last readable records, by path; a file that
-    cannot be read now is said in `report.unreadable` and its last readable records are used
-    (none where it never was), so a half-saved file never stops the preview; an emptied file
-    has no records."""
+    ones while the rest are read. Repeated ids are reported once all are read. `read(path,
+    report, shown)`: one file's records (file_records; under `mkdocs serve` the session's,
+    which reuses a file whose bytes did not change and stands in for one that cannot be read)."""
     records: list[Record] = []
     for path in files:
-        shown = shown_path(path, root) if root else None
-        if memo is None:
-            for record in _file_records(path, report, shown):
-                records.append(record)
-                yield record
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = None  # read_file says what is wrong
-        try:
-            read, warnings = memo.get(("file", str(path), shown, data), lambda: _read_file_alone(path, shown))  # noqa: B023
-        except InputError as error:
-            if readable is None:
-                raise
-            read, warnings = _last_readable(str(path), shown, data, error, readable, report)
-        else:
-            if readable is not None:
-                readable[str(path)] = (read, warnings)
-        records.extend(read)
-        report.warnings.extend(warnings)
-        yield from read
-    if readable is not None:
-        for gone in set(readable) - {str(path) for path in files}:
-            del readable[gone]
+        for record in read(path, report, shown_path(path, root) if root else None):
+            records.append(record)
+            yield record
     _report_repeated_ids(records, report)
 
 
-def _last_readable(
+def last_readable(
     path: str,
     shown: str | None,
     data: bytes | None,
@@ -434,9 +404,10 @@ def _last_readable(
     readable: dict[str, tuple[list[Record], list[str]]],
     report: Report,
 ) -> tuple[list[Record], list[str]]:
-    """What a file that cannot be read now stands for under serve: nothing where it was emptied
-    (its pages go), else its last readable records, the error (the file named as pages name it)
-    said in `report.unreadable`."""
+    """What a file that cannot be read now stands for under serve (`readable`: each file's last
+    readable records and warnings, by path): nothing where it was emptied (its pages go), else
+    its last readable records (none where it never was), the error (the file named as pages
+    name it) said in `report.unreadable`."""
     if data is not None and not data.strip():
         readable[path] = ([], [])
         return [], []
@@ -448,7 +419,7 @@ def _last_readable(
     return [], []
 
 
-def _read_file_alone(path: Path, shown_as: str | None) -> tuple[list[Record], list[str]]:
+def read_file_alone(path: Path, shown_as: str | None) -> tuple[list[Record], list[str]]:
     """One file's records and the warnings reading it gave."""
     report = Report()
     return read_file(path, report, shown_as), report.warnings

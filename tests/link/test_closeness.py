@@ -64,7 +64,7 @@ def test_a_run_after_edits_finds_what_a_cold_run_finds(monkeypatch):
                 others = [j for j in rng.permutation(N).tolist() if j != row][:WIDTH]
                 indices[row], cosine[row] = others, rng.random(WIDTH).astype(np.float32)
         before = len(cold_runs)
-        *found, state = closeness.in_meaning(indices, cosine, meanings, words, EXTRA, state)
+        *found, state = closeness.in_meaning_after_edit(state, indices, cosine, meanings, words, EXTRA)
         assert len(cold_runs) == before, "the edit was computed cold"
         *expected, cold_state = real_cold(indices, cosine, meanings, words, EXTRA)
         for got, want in zip(found, expected):
@@ -83,7 +83,7 @@ def test_an_edit_searches_few_rows(monkeypatch):
     monkeypatch.setattr(closeness, "_products", lambda m, rows: searched.append(len(rows)) or real(m, rows))
     meanings = meanings.copy()
     meanings[200] = unit(meanings[200:201] + 0.05 * rng.standard_normal((1, DIMENSIONS)))[0]
-    closeness.in_meaning(indices, cosine, meanings, words, EXTRA, state)
+    closeness.in_meaning_after_edit(state, indices, cosine, meanings, words, EXTRA)
     assert 1 <= sum(searched) <= 40  # the paper, the tied ones, those it enters or leaves; not 300
 
 

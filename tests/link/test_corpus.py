@@ -80,7 +80,7 @@ def test_grouping_tags_changes_what_a_page_shows_not_what_is_related(seeds_recor
 
     papers = enrich_batch(seeds_records)
     grouped = corpus.link(papers, 5)
-    monkeypatch.setattr(corpus, "grouping_tags", lambda papers, kept=None, max_keyphrases=6, model=None: papers)
+    monkeypatch.setattr(corpus, "grouping_tags", lambda papers, max_keyphrases=6, model=None: papers)
     ungrouped = corpus.link(papers, 5)
 
     lone = [t for t, n in Counter(t for p in ungrouped for t in dict.fromkeys(p.tags)).items() if n == 1]

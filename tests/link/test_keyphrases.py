@@ -120,6 +120,7 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     parameters'), a dangling adjective or preposition ('processing long', 'factuality
     according'), a plural noun and its verb ('ambiguities arising'), a term's last words cut
     from it ('adversarial networks')."""
+    from generator.context import running
     from generator.enrich.paper import enrich
     from generator.enrich.tagging import vocabulary
     from generator.enrich.titlegate import third_person
@@ -145,7 +146,8 @@ def test_no_page_of_the_shared_corpora_shows_a_fragment_as_a_key_phrase():
     found = []
     for path in corpora:
         records = [record for record, _ in merge_duplicates(read_file(path, Report()), Report())]
-        papers = link([enrich(hidden(record)) for record in records], 5, context=Forking())  # as a one-off run forks
+        with running(Forking()):  # as a one-off run forks
+            papers = link([enrich(hidden(record)) for record in records], 5)
         verbs_here = _words_before_objects_in([paper.text for paper in papers], object_starts)
         for paper in papers:
             for phrase in paper.keyphrases:

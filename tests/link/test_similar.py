@@ -51,8 +51,8 @@ def test_vectors_from_document_beginnings_read_ahead_are_the_vectors_of_whole_do
     whole = similar.numbered(documents)
     joined = similar._continued(similar.numbered(heads * 5), documents)
     assert joined.words == whole.words and joined.flat.tolist() == whole.flat.tolist() and joined.lengths.tolist() == whole.lengths.tolist()
-    expected = similar._vectors(documents, None)
-    found = similar._vectors(documents, None, similar.numbered(heads * 5))
+    expected = similar._vectors(documents)
+    found = similar._vectors(documents, similar.numbered(heads * 5))
     assert (
         list(found.terms) == list(expected.terms)
         and (found.matrix != expected.matrix).nnz == 0
@@ -134,7 +134,7 @@ def test_the_candidates_taken_by_meaning_carry_their_word_cosines():
     meanings = np.random.default_rng(1).standard_normal((25, 8)).astype(np.float32)
     meanings /= np.linalg.norm(meanings, axis=1, keepdims=True)
     found = similar.vectors(documents)
-    indices, cosine = similar._nearest(found, documents, 10, None, similar.INLINE)
+    indices, cosine = similar._nearest(found, documents, 10)
     merged, merged_cosine, closeness, _ = similar.in_meaning(indices, cosine, meanings, found.words, 3)
     expected = (found.words @ found.words.T).toarray()
     for i in range(25):

@@ -108,7 +108,7 @@ def test_remembered_candidate_search_finds_what_a_cold_search_finds(margin, move
     # margin of 2, and papers that moved by up to 0.5 only corrected, its bound on the papers
     # it did not keep decides for many papers.
     from generator.link.related import candidates
-    from generator.link.related.candidates import nearest
+    from generator.link.related.candidates import nearest, nearest_after_edit
 
     monkeypatch.setattr(candidates, "MARGIN", margin)
     monkeypatch.setattr(candidates, "MOVED", moved)
@@ -147,7 +147,7 @@ def test_remembered_candidate_search_finds_what_a_cold_search_finds(margin, move
             else:
                 del documents[index]
         found = vectors(documents)
-        warm = nearest(found.raw_words, found.word_terms, documents, 40, last)
+        warm = nearest_after_edit(last, found.raw_words, found.word_terms, documents, 40)
         cold = nearest(found.raw_words, found.word_terms, documents, 40)
         assert np.array_equal(warm[0], cold[0]) and np.array_equal(warm[1], cold[1]), number
         # Rows it recomputed whole have an exact bound; most rows were only corrected.
@@ -207,20 +207,24 @@ def test_a_remembered_shared_topic_check_follows_the_candidates_topics():
     # Under `mkdocs serve` a paper's row of 'shares no topic' flags (similar._unsupported) is
     # kept while its paper and candidates keep their topics: a candidate that gains a topic
     # of the paper, or another candidate in the row, is checked again.
+    from generator.context import running
     from generator.link.related.similar import _unsupported
-    from generator.runtime.session import Kept
 
-    kept = Kept()
+    session = Session()
     topics = [frozenset({"diffusion models"}), frozenset({"robot learning"}), frozenset({"graph neural networks"})]
     indices = np.array([[1, 2], [0, 2], [0, 1]])
-    assert _unsupported(indices, topics, kept).tolist() == [[True, True], [True, True], [True, True]]
-    kept.next_run()
+    with running(session):
+        assert _unsupported(indices, topics).tolist() == [[True, True], [True, True], [True, True]]
+    session.next_run()
     topics[1] = frozenset({"robot learning", "diffusion models"})  # an edit: paper 1 now names paper 0's topic
-    assert _unsupported(indices, topics, kept).tolist() == [[False, True], [False, True], [True, True]]
-    kept.next_run()
+    with running(session):
+        assert _unsupported(indices, topics).tolist() == [[False, True], [False, True], [True, True]]
+    session.next_run()
     indices[0] = [2, 1]  # the same candidates in another order
-    assert _unsupported(indices, topics, kept).tolist() == [[True, False], [False, True], [True, True]]
-    assert _unsupported(indices, topics, kept).tolist() == _unsupported(indices, topics).tolist()
+    with running(session):
+        remembered = _unsupported(indices, topics).tolist()
+    assert remembered == [[True, False], [False, True], [True, True]]
+    assert remembered == _unsupported(indices, topics).tolist()
 
 
 def test_an_edit_that_makes_a_phrase_recur_changes_another_papers_key_phrases_as_a_cold_run_does(tmp_path):

@@ -87,19 +87,24 @@ def test_halves_are_the_first_and_second_half_in_workers_and_in_process(monkeypa
 def test_an_edit_rerenders_the_same_pages_as_a_fresh_process(tmp_path):
     """Under `mkdocs serve` the renderer reuses the last run's pages: after an edit its output
     must equal a cold render of the edited papers."""
+    from generator.context import running
     from generator.enrich.paper import enrich
     from generator.errors import Report
     from generator.link.corpus import link
+    from generator.runtime.session import Session
     from generator.sources.readers import read_files
 
     records = read_files([corpus_slice(tmp_path, 40)], Report())
     papers = link([enrich(r) for r in records], 5)
-    remembered: render.RenderedPages = {}  # as the plugin keeps it under `mkdocs serve`
-    render.render_site(papers, glossary(papers), "Site", remembered=remembered)
+    session = Session()  # as the plugin keeps it under `mkdocs serve`
+    with running(session):
+        render.render_site(papers, glossary(papers), "Site")
     edited = list(papers)
     edited[3] = replace(edited[3], summary="An edited summary that every page listing it must show.")
-    warm = render.render_site(edited, glossary(edited), "Site", remembered=remembered)
-    assert len(remembered) == len(edited)  # remembered, then reused for all but one page
+    session.next_run()
+    with running(session):
+        warm = render.render_site(edited, glossary(edited), "Site")
+    assert len(session.states.get("paper pages", dict)) == len(edited)  # remembered, then reused for all but one page
     cold = render.render_site(edited, glossary(edited), "Site")
     assert warm == cold
     assert "An edited summary" in warm[f"papers/{edited[3].slug}.md"]

@@ -36,7 +36,7 @@ import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from generator.context import INLINE, RunContext
+from generator.context import in_two_processes
 
 QUANTUM_BITS = 14  # raw weights are below ~40 (1 + ln tf, times idf <= ~10): integers < 2^20
 MARGIN = 40  # candidates kept per paper for the next run beyond `width` (at 40 + 40: ~0.01 of cosine)
@@ -61,21 +61,35 @@ class State:
     bound: np.ndarray  # (n,) no paper outside `stored` has a higher cosine
 
 
-def nearest(
-    raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int, last: State | None = None, context: RunContext = INLINE
-) -> tuple[np.ndarray, np.ndarray, State]:
+def nearest(raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int) -> tuple[np.ndarray, np.ndarray, State]:
     """For each row, the `width` most similar other rows (indices, float32 cosines) best first,
-    ties by lower index; and the state for the next run (`last`: the previous run's). Rows
-    searched whole are split as `context.halves` splits them."""
+    ties by lower index; and the state nearest_after_edit starts from in the next run. Rows are
+    searched in two processes where that pays (context.in_two_processes)."""
+    weights, norms, keep = _prepared(raw, width)
+    return _found(_cold(weights, norms, terms, documents, keep), width)
+
+
+def nearest_after_edit(
+    last: State | None, raw: sparse.csr_matrix, terms: np.ndarray, documents: list[str], width: int
+) -> tuple[np.ndarray, np.ndarray, State]:
+    """What `nearest` finds, from `last` (the state the last run left; None: none) where the
+    corpus changed little: the module's docstring says how. Additions, deletions and edits that
+    move many rows are searched whole, as `nearest` does."""
+    weights, norms, keep = _prepared(raw, width)
+    state = _update(last, weights, norms, terms, documents, keep, width) if last is not None else None
+    return _found(state if state is not None else _cold(weights, norms, terms, documents, keep), width)
+
+
+def _prepared(raw: sparse.csr_matrix, width: int) -> tuple[sparse.csr_matrix, np.ndarray, int]:
+    """The exact weights, their row norms, and how many candidates are stored per row."""
     weights = _whole(raw)
     norms = np.sqrt(np.asarray(weights.multiply(weights).sum(axis=1)).ravel())
-    n = weights.shape[0]
-    keep = min(width + MARGIN, n - 1)
-    state = _update(last, weights, norms, terms, documents, keep, width, context) if last is not None else None
-    if state is None:
-        state = _cold(weights, norms, terms, documents, keep, context)
+    return weights, norms, min(width + MARGIN, weights.shape[0] - 1)
+
+
+def _found(state: State, width: int) -> tuple[np.ndarray, np.ndarray, State]:
     stored, products = state.stored[:, :width], state.products[:, :width]
-    scores = _cosine(products, norms[:, None], norms[np.maximum(stored, 0)])
+    scores = _cosine(products, state.norms[:, None], state.norms[np.maximum(stored, 0)])
     return stored, scores.astype(np.float32), state
 
 
@@ -117,16 +131,14 @@ def _best_of_all(scores: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray]
     return np.take_along_axis(columns, best, axis=1), left
 
 
-def _whole_rows(
-    weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray, keep: int, context: RunContext
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _whole_rows(weights: sparse.csr_matrix, norms: np.ndarray, rows: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows searched against every paper: stored indices, products and bound. Many rows are
     split in two, the second half searched in a forked process meanwhile, each process's BLAS
     on one thread: less CPU and wall time than one process with two BLAS threads (decision
     0007)."""
     factors = _factors(weights)
     with threadpool_limits(1, user_api="blas"):
-        parts = context.in_two_processes(lambda some: _search(factors, norms, some, keep), rows)
+        parts = in_two_processes(lambda some: _search(factors, norms, some, keep), rows)
     return cast("tuple[np.ndarray, np.ndarray, np.ndarray]", tuple(np.concatenate(part) for part in zip(*parts)))
 
 
@@ -157,12 +169,12 @@ def _search(factors, norms: np.ndarray, rows: np.ndarray, keep: int) -> tuple[np
     return stored, products, bound
 
 
-def _cold(weights, norms, terms, documents, keep, context: RunContext) -> State:
-    stored, products, bound = _whole_rows(weights, norms, np.arange(weights.shape[0]), keep, context)
+def _cold(weights, norms, terms, documents, keep) -> State:
+    stored, products, bound = _whole_rows(weights, norms, np.arange(weights.shape[0]), keep)
     return State(tuple(documents), terms, weights, norms, stored, products, bound)
 
 
-def _update(last: State, weights, norms, terms, documents, keep, width, context: RunContext) -> State | None:
+def _update(last: State, weights, norms, terms, documents, keep, width) -> State | None:
     """The new state from the last, or None when the corpus changed too much (or in size)."""
     n = weights.shape[0]
     if len(last.documents) != n or last.stored.shape[1] != keep:
@@ -217,7 +229,7 @@ def _update(last: State, weights, norms, terms, documents, keep, width, context:
     kth = scores[rows, best[:, width - 1 : width]].ravel()
     redo = np.flatnonzero(~(kth > bound) | ~still)
     if len(redo):
-        new_stored[redo], new_products[redo], bound[redo] = _whole_rows(weights, norms, redo, keep, context)
+        new_stored[redo], new_products[redo], bound[redo] = _whole_rows(weights, norms, redo, keep)
     return State(tuple(documents), terms, weights, norms, new_stored, new_products, bound)
 
 

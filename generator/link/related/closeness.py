@@ -51,12 +51,20 @@ class State:
 
 
 def in_meaning(
-    indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int, last: State | None = None
+    indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, State]:
     """Each row's candidates: its `extra` papers closest in meaning (ties by lower index), then its
     closest by words (`indices`, best first) not among those, as many as before; with their word
     cosines (from `cosine` where known, else computed for those pairs only) and their cosines in
-    meaning. `last`: the state an earlier run returned (its results are reused where exact)."""
+    meaning; and the state in_meaning_after_edit starts from in the next run."""
+    return _cold(indices, cosine, meanings, words, extra)
+
+
+def in_meaning_after_edit(
+    last: State | None, indices: np.ndarray, cosine: np.ndarray, meanings: np.ndarray, words: sparse.csr_matrix, extra: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, State]:
+    """What `in_meaning` finds, from `last` (the state an earlier run left; None: none): only the
+    rows an edit changed are searched, where the last run's results are exact (decision 0033)."""
     changed = _changed_rows(last, meanings, indices.shape, extra)
     if last is not None and changed is not None:
         found = _update(last, changed, indices, cosine, meanings, words, extra)

@@ -4,7 +4,7 @@ them on each link). A reason is what a reader can find on one of the two pages: 
 phrase one of them shows, a name, or their common area; never a term a page hides (a field's
 tag such as 'robotics' at CoRL, a phrase cut inside a term: Paper.tag_choice.hidden; issue 52).
 Worked out per paper once (`Side`), then per pair; under `mkdocs serve` remembered per pair
-(`remembered`)."""
+(`explained_after_edit`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from generator.context import Memo
 from generator.enrich.models import Models
 from generator.enrich.tagging import normalise_keyword
 from generator.enrich.tags import derived_terms
@@ -25,33 +24,48 @@ from generator.link.keyphrases import phrase_like
 from generator.model import Paper
 
 
-def remembered(digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain, memo: Memo) -> dict:
-    """Each pair's reasons, from the last run where what they read is the same. Asked first by
-    the two papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that
-    changes a word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is
-    asked again by what its reasons read of the rows: the shared terms, heaviest first
-    (_shared_order, ~1/7 of the time of working the reasons out)."""
+def explained_after_edit(
+    last: dict | None, digests: list[bytes], pairs: list[tuple[int, int]], matrix, terms: np.ndarray, explain
+) -> tuple[dict, dict]:
+    """Each pair's reasons, explain(pairs) where `last` (what the last run's call left; None:
+    nothing) does not have them, and what this call leaves for the next. Asked first by the two
+    papers' digests (_reason_keys); a pair whose TF-IDF rows changed (any edit that changes a
+    word's document frequency moves the weights of ~1,000 rows at 4,200 papers) is asked again
+    by what its reasons read of the rows: the shared terms, heaviest first (_shared_order, ~1/7
+    of the time of working the reasons out)."""
+    before = last if last is not None else {}
+    used: dict = {}  # what this run read or made: what it leaves
+
+    def known(key) -> bool:
+        return key in used or key in before
+
+    def get(key):
+        if key not in used:
+            used[key] = before[key]
+        return used[key]
+
     sides = _reason_keys(digests, matrix, terms)
     explained: dict[tuple[int, int], tuple[str, ...]] = {}
     fresh = []
     for i, j in pairs:
         key = (sides[i], sides[j])
-        if memo.known(key):
-            order, value = memo.get(key, lambda: None)
-            memo.get(order, lambda: value)  # kept for the run when the rows change  # noqa: B023
+        if known(key):
+            order, value = get(key)
+            if order not in used:  # left for the next run, where the rows change
+                used[order] = before.get(order, value)
         else:
             order = (digests[i], digests[j], _shared_order(matrix, i, j, terms))
-            if not memo.known(order):
+            if not known(order):
                 fresh.append((i, j, order))
                 continue
-            value = memo.get(order, lambda: None)
-            memo.put(key, (order, value))
+            value = get(order)
+            used[key] = (order, value)
         explained[i, j] = value
     for (i, j, order), value in zip(fresh, explain([(i, j) for i, j, _ in fresh])):
-        memo.put((sides[i], sides[j]), (order, value))
-        memo.put(order, value)
+        used[(sides[i], sides[j])] = (order, value)
+        used[order] = value
         explained[i, j] = value
-    return explained
+    return explained, used
 
 
 def paper_digest(paper: Paper) -> bytes:

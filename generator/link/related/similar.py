@@ -34,10 +34,10 @@ import yaml
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from generator.context import INLINE, Kept, Memo, RunContext
+from generator.context import incremental, remembered, reused
 from generator.language.textutil import ENGLISH_STOP_WORDS
-from generator.link.related.candidates import nearest
-from generator.link.related.closeness import in_meaning
+from generator.link.related.candidates import nearest, nearest_after_edit
+from generator.link.related.closeness import in_meaning, in_meaning_after_edit
 
 ROW_BLOCK = 1024  # rows smoothed at a time
 CANDIDATES = 40
@@ -155,22 +155,21 @@ def _spread(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _tokens(
-    documents: list[str], pattern: re.Pattern, stop: frozenset[str], memo: Memo | None = None, heads: Numbered | None = None
+    documents: list[str], pattern: re.Pattern, stop: frozenset[str], heads: Numbered | None = None
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Every kept token as (document, word id), in text order, and the words by id. With a
-    `memo` (mkdocs serve), the words of a document seen in the last run are not found again;
-    with `heads` (see _continued), only the ends of the documents are read."""
-    if memo is not None:
-        # Interned: a run's words held once, not once per occurrence.
+    """Every kept token as (document, word id), in text order, and the words by id. With `heads`
+    (see _continued), only the ends of the documents are read; without, each document's words
+    (interned: a run's words held once, not once per occurrence), under `mkdocs serve` the last
+    run's for a document it saw (context.remembered)."""
+    tokens = _continued(heads, documents) if heads is not None and pattern is _WORD else None
+    if tokens is None:
         found = (
-            memo.get(
-                ("words", pattern.pattern, d), cast("Callable[[], Any]", lambda d=d: tuple(map(sys.intern, pattern.findall(d.lower()))))
+            remembered(
+                "words", (pattern.pattern, d), cast("Callable[[], Any]", lambda d=d: tuple(map(sys.intern, pattern.findall(d.lower()))))
             )
             for d in documents
         )
         tokens = _number(found, [])
-    else:
-        tokens = (_continued(heads, documents) if heads is not None and pattern is _WORD else None) or numbered(documents, pattern)
     words, lengths, flat = tokens.words, tokens.lengths, tokens.flat
     kept = ~np.fromiter((w in stop for w in words), dtype=bool, count=len(words))[flat]
     return np.repeat(np.arange(len(documents)), lengths)[kept], flat[kept], words
@@ -203,28 +202,27 @@ class Vectors:
     word_terms: np.ndarray  # their column names
 
 
-def vectorize(documents: list[str], memo: Memo | None = None) -> tuple[sparse.csr_matrix, sparse.csr_matrix, np.ndarray]:
+def vectorize(documents: list[str]) -> tuple[sparse.csr_matrix, sparse.csr_matrix, np.ndarray]:
     """Word TF-IDF rows (for similarity), word+bigram TF-IDF rows and their column names
     (for explanations). Abstracts of only stop words, digits or symbols ('0', '???') still
     get a row: a permissive vocabulary first, an empty one last (such papers relate by order)."""
-    found = vectors(documents, memo)
+    found = vectors(documents)
     return found.words, found.matrix, found.terms
 
 
-def vectors(documents: list[str], memo: Memo | None = None, heads: Numbered | None = None) -> Vectors:
-    """vectorize's rows, and the raw word weights. `memo` (the last run's words per document) and
-    `heads` (see _continued) only save time."""
-    return _vectors(documents, memo, heads)
+def vectors(documents: list[str], heads: Numbered | None = None) -> Vectors:
+    """vectorize's rows, and the raw word weights. `heads` (see _continued) only saves time."""
+    return _vectors(documents, heads)
 
 
-def _vectors(documents: list[str], memo: Memo | None, heads: Numbered | None = None) -> Vectors:
+def _vectors(documents: list[str], heads: Numbered | None = None) -> Vectors:
     n = len(documents)
     attempts = [
         (_WORD, ENGLISH_STOP_WORDS, 1 if n < 200 else 2, 0.5 if n >= 20 else 1.0),
         (_ANY_WORD, frozenset(), 1, 1.0),
     ]
     for pattern, stop, min_df, max_df in attempts:
-        rows, flat, words = _tokens(documents, pattern, stop, memo, heads)
+        rows, flat, words = _tokens(documents, pattern, stop, heads)
         # Bigrams of neighbouring kept tokens within a document (stop words already gone).
         same = rows[1:] == rows[:-1]
         pairs, bigrams = np.unique(flat[:-1][same] * len(words) + flat[1:][same], return_inverse=True)
@@ -267,24 +265,18 @@ def _smoothed(indices: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return result
 
 
-def _unsupported(indices: np.ndarray, topics: list[frozenset[str]], kept: Kept | None = None) -> np.ndarray:
-    """Per candidate, True when it shares no topic with its paper (`topics`: per paper). With
-    `kept` (mkdocs serve), a row whose paper and candidates have the very topics of the last
-    run is not worked out again (decision 0002)."""
+def _unsupported(indices: np.ndarray, topics: list[frozenset[str]]) -> np.ndarray:
+    """Per candidate, True when it shares no topic with its paper (`topics`: per paper). Under
+    `mkdocs serve`, a row whose paper and candidates have the very topics of the last run is
+    not worked out again (context.reused; decision 0002)."""
 
     def row_of(i: int, row: list[int]) -> list[bool]:
         return [topics[i].isdisjoint(topics[j]) for j in row]
 
-    rows = indices.tolist()
-    if kept is None:
-        flags = [row_of(i, row) for i, row in enumerate(rows)]
-    else:
-        flags = [
-            kept.reused_or_made(
-                "unsupported", topics[i], tuple(topics[j] for j in row), cast("Callable[[], Any]", lambda i=i, row=row: row_of(i, row))
-            )
-            for i, row in enumerate(rows)
-        ]
+    flags = [
+        reused("unsupported", topics[i], tuple(topics[j] for j in row), cast("Callable[[], Any]", lambda i=i, row=row: row_of(i, row)))
+        for i, row in enumerate(indices.tolist())
+    ]
     return np.array(flags, dtype=bool).reshape(indices.shape)
 
 
@@ -292,7 +284,6 @@ def neighbours(
     documents: list[str],
     count: int,
     topics: list[frozenset[str]] | None = None,
-    context: RunContext = INLINE,
     found: Vectors | None = None,
     meanings: np.ndarray | None = None,
     mixing: Mixing = FITTED_MIXING,
@@ -300,9 +291,9 @@ def neighbours(
     """Each paper's `count` best-ranked candidates, fairly assigned (the arguments: see `ranked`).
     Areas play no part: a same-area bonus measured no better."""
     if found is None:
-        found = vectors(documents, context.memo("reasons"))
+        found = vectors(documents)
     k = min(count, len(documents) - 1)
-    indices, cosine, ranking = ranked(documents, count, topics, context, found, meanings, mixing)
+    indices, cosine, ranking = ranked(documents, count, topics, found, meanings, mixing)
     columns = assign(indices, ranking, k)
     lists = [[(int(indices[i, c]), max(0.0, float(cosine[i, c]))) for c in row] for i, row in enumerate(columns)]
     strengths = [ranking[i, row].tolist() for i, row in enumerate(columns)]
@@ -313,7 +304,6 @@ def ranked(
     documents: list[str],
     count: int,
     topics: list[frozenset[str]] | None = None,
-    context: RunContext = INLINE,
     found: Vectors | None = None,
     meanings: np.ndarray | None = None,
     mixing: Mixing = FITTED_MIXING,
@@ -321,34 +311,34 @@ def ranked(
     """Each paper's candidates (indices), their word cosines and their ranking (steps 2 to 4 of
     the module's docstring): the ranking is a link's strength. `topics`: per paper, the topics a
     reason on a link can name; a candidate sharing none with the paper ranks UNSUPPORTED_PENALTY
-    (with `meanings`, `mixing.penalty`) lower. `context`: what the last run left (its "reasons"
-    memo, see _tokens and _nearest; its kept rows, see _unsupported), how to split work.
+    (with `meanings`, `mixing.penalty`) lower. Under `mkdocs serve` the candidates and
+    their closeness in meaning are worked out from the last run's (_nearest, _in_meaning).
     `found`: vectors(documents) when made already. `meanings`: per paper, a unit vector of what
     its abstract means (generator.language.meaning), mixed into the candidates' scores as
     `mixing` says (see mixed)."""
-    memo, kept = context.memo("reasons"), context.kept
     n = len(documents)
     if found is None:
-        found = vectors(documents, memo)
+        found = vectors(documents)
     k = min(count, n - 1)
     width = min(max(CANDIDATES, 3 * k), n - 1)
     extra = min(mixing.candidates, n - 1 - width) if meanings is not None else 0
-    indices, cosine = _nearest(found, documents, width + extra, memo, context)
+    indices, cosine = _nearest(found, documents, width + extra)
     scores = cosine
     if meanings is not None:
         # One BLAS thread: the products are small, and a second thread spins on after each one,
         # on the core the page converter needs (figures in decisions 0007, 0016).
         with threadpool_limits(1, user_api="blas"):
-            last = memo.get(("in_meaning",), lambda: None) if memo is not None else None
-            indices, cosine, closeness, state = in_meaning(indices, cosine, meanings, found.words, extra, last)
-            if memo is not None:
-                memo.put(("in_meaning",), state)
+            indices, cosine, closeness = _carried(
+                "in_meaning",
+                lambda: in_meaning(indices, cosine, meanings, found.words, extra),
+                lambda last: in_meaning_after_edit(last, indices, cosine, meanings, found.words, extra),
+            )
             scores = mixed(cosine, closeness, meanings, mixing.weight)
         order = np.argsort(-scores, axis=1, kind="stable")  # smoothing reads the first columns as the nearest
         indices, cosine, scores = (np.take_along_axis(a, order, axis=1) for a in (indices, cosine, scores))
     ranking = _smoothed(indices, scores)
     if topics is not None:
-        ranking -= (UNSUPPORTED_PENALTY if meanings is None else mixing.penalty) * _unsupported(indices, topics, kept)
+        ranking -= (UNSUPPORTED_PENALTY if meanings is None else mixing.penalty) * _unsupported(indices, topics)
     return indices, cosine, ranking
 
 
@@ -361,13 +351,24 @@ def mixed(cosine: np.ndarray, closeness: np.ndarray, meanings: np.ndarray, weigh
     return (cosine + weight * (closeness - average)).astype(np.float32)
 
 
-def _nearest(found: Vectors, documents: list[str], width: int, memo: Memo | None, context: RunContext) -> tuple[np.ndarray, np.ndarray]:
-    """Candidates by exact cosines (generator.link.related.candidates); with a `memo`, from the last run's."""
-    last = memo.get(("nearest",), lambda: None) if memo is not None else None
-    indices, cosine, state = nearest(found.raw_words, found.word_terms, documents, width, last, context)
-    if memo is not None:
-        memo.put(("nearest",), state)
-    return indices, cosine
+def _nearest(found: Vectors, documents: list[str], width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates by exact cosines (generator.link.related.candidates); under `mkdocs serve`,
+    from the last run's (nearest_after_edit)."""
+    raw, terms = found.raw_words, found.word_terms
+    return _carried(
+        "nearest", lambda: nearest(raw, terms, documents, width), lambda last: nearest_after_edit(last, raw, terms, documents, width)
+    )
+
+
+def _carried(kind: str, cold: Callable[[], tuple], after_edit: Callable[[Any], tuple]) -> Any:
+    """cold()'s results but the last, the state it leaves for the next run; under `mkdocs
+    serve`, after_edit(the state the last run left)'s (context.incremental)."""
+
+    def results_and_state(last: Any) -> tuple[tuple, Any]:
+        *results, state = after_edit(last)
+        return tuple(results), state
+
+    return incremental(kind, lambda: cold()[:-1], results_and_state)
 
 
 def plain_top(documents: list[str], count: int) -> np.ndarray:
