@@ -85,7 +85,7 @@ class TagChoice:
     candidates: tuple[tuple[str, str, int], ...] = ()
     # Derived terms the page does not show, though they still find related papers: one-word tags
     # named once ('evaluation': enrich.tags.in_passing), tags named only by an acronym defined
-    # otherwise (enrich.tags.misread), a tag naming the collection's field where the paper is not
+    # otherwise (enrich.tags.tags_of_acronyms_defined_otherwise), a tag naming the collection's field where the paper is not
     # about it (enrich.tags.drop_dominant_tags, field_tags), and the keys of candidate phrases that
     # stop inside a term ('deep reinforcement': enrich.tagging.cut_phrases). Issue 33.
     hidden: tuple[str, ...] = ()

@@ -61,7 +61,7 @@ def while_workers_run(task: Callable[[], object]) -> None:
 
 
 def run_meanwhile() -> None:
-    """The tasks given to `meanwhile` that have not run yet, now."""
+    """The tasks given to `while_workers_run` that have not run yet, now."""
     while _meanwhile:
         _meanwhile.pop(0)()
 
