@@ -68,6 +68,11 @@ class Mention:
     title: str
 
 
+# An abstract's noun-phrase candidates (enrich.tagging.candidate_phrases): (normalised key, first
+# spelling, occurrences), in text order.
+CandidatePhrases = tuple[tuple[str, str, int], ...]
+
+
 @dataclass(frozen=True)
 class TagChoice:
     """What choosing a paper's tags and key phrases worked from and set aside; the page shows
@@ -82,7 +87,7 @@ class TagChoice:
     # (`tagevidence`), kept or not: (tag, probability), by tag.
     scores: tuple[tuple[str, float], ...] = ()
     # Key-phrase candidates: (normalised key, first spelling, occurrences), in text order.
-    candidates: tuple[tuple[str, str, int], ...] = ()
+    candidates: CandidatePhrases = ()
     # Derived terms the page does not show, though they still find related papers: one-word tags
     # named once ('evaluation': enrich.tags.in_passing), tags named only by an acronym defined
     # otherwise (enrich.tags.tags_of_acronyms_defined_otherwise), a tag naming the collection's field where the paper is not

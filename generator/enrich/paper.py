@@ -14,13 +14,13 @@ from urllib.parse import urlparse
 from generator.enrich.models import Models
 from generator.enrich.names import find_acronyms, introduced, name_candidates
 from generator.enrich.tagevidence import probabilities
-from generator.enrich.tagging import CandidatePhrases, area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
+from generator.enrich.tagging import area_of, candidate_phrases, cut_phrases, mentions, normalise_keyword
 from generator.enrich.tags import derive_tags, in_passing, named_once, tags_of_acronyms_defined_otherwise
 from generator.enrich.titlegate import name_follows, phrase_part
 from generator.enrich.titles import MAX_NAMES_DESCRIBED, derive_summary, derive_title
 from generator.language.learned import Choices
 from generator.language.textutil import collapse_space
-from generator.model import Acronym, Link, Paper, Record, TagChoice
+from generator.model import Acronym, CandidatePhrases, Link, Paper, Record, TagChoice
 from generator.sources import markup
 from generator.sources.urlpolicy import web_url
 

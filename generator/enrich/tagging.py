@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, cast
 
 from generator.language.lexicon import load_yaml
 from generator.language.textutil import STOP_WORDS, Computed, fold, is_mixed_case, normalise_term, sentences, singular
+from generator.model import CandidatePhrases
 
 # Acronyms also matched in lower case: none of them is an English word.
 LOWERCASE_OK = frozenset(
@@ -403,10 +404,6 @@ class _RunWord(NamedTuple):
     last: str  # folded, its last token singular, as a phrase's last word; "" where it folds to nothing
 
 
-# An abstract's noun-phrase candidates: (normalised key, first spelling, occurrences), in text order.
-CandidatePhrases = tuple[tuple[str, str, int], ...]
-
-
 def candidate_phrases(text: str) -> CandidatePhrases:
     """Noun-phrase-like runs of 2-4 content words that do not cross stop words or punctuation,
     counted under their normalised key (key, first spelling, occurrences), in text order."""
@@ -433,7 +430,7 @@ def candidate_phrases(text: str) -> CandidatePhrases:
 
 
 def cut_phrases(
-    phrases: tuple[tuple[str, str, int], ...], found: Sequence[TagMention], long_forms: Sequence[str] = (), vocab: Vocabulary | None = None
+    phrases: CandidatePhrases, found: Sequence[TagMention], long_forms: Sequence[str] = (), vocab: Vocabulary | None = None
 ) -> frozenset[str]:
     """The keys of the candidate phrases (candidate_phrases) that stop inside a term the abstract
     names (its vocabulary mentions, `found`): 'deep reinforcement' of 'deep reinforcement

@@ -19,7 +19,7 @@ from typing import cast
 
 from generator.enrich.features import SentenceFeatures, name_features, phrase_features, word_counts
 from generator.enrich.names import GENERIC_ACRONYMS, MENTIONED, IntroducedName, introduced
-from generator.enrich.tagging import CandidatePhrases, candidate_phrases
+from generator.enrich.tagging import candidate_phrases
 from generator.enrich.titlegate import FUNCTION_WORDS, is_adverb, is_verb, third_person, title_defects, verb_at
 from generator.language import learned, lexicon
 from generator.language.textutil import (
@@ -33,6 +33,7 @@ from generator.language.textutil import (
     title_case,
     whole_word_positions,
 )
+from generator.model import CandidatePhrases
 from generator.sources import markup
 
 MAX_NAMES_DESCRIBED = 3  # the phrases of the first few name candidates are proposed

@@ -38,7 +38,7 @@ from generator.link.related.similar import (
     ranked,
     vectors,
 )
-from generator.model import Mention, Paper, Related, paper_with
+from generator.model import CandidatePhrases, Mention, Paper, Related, paper_with
 from generator.sources.markup import URL
 
 MAX_KEYPHRASES = 6
@@ -151,7 +151,7 @@ class Keyphrased:
     the phrase model, and each paper's (keyphrases, tags) by the very paper object (an unchanged
     paper is the same object run after run)."""
 
-    candidates: list[tuple[tuple[str, str, int], ...]]
+    candidates: list[CandidatePhrases]
     document_frequency: Counter[str]
     n: int
     model: object
@@ -298,7 +298,7 @@ def _keyphrases_and_filled_tags(
 
 
 @lru_cache(maxsize=32_768)
-def _candidate_keys(candidates: tuple[tuple[str, str, int], ...]) -> tuple[str, ...]:
+def _candidate_keys(candidates: CandidatePhrases) -> tuple[str, ...]:
     return tuple(key for key, _, _ in candidates)
 
 

@@ -27,6 +27,7 @@ from generator.enrich.titlegate import third_person
 from generator.language import lexicon
 from generator.language.learned import Choices, PhraseModel, logistic
 from generator.language.textutil import singular
+from generator.model import CandidatePhrases
 
 _GENERIC_HEADS = lexicon.words("generic_heads")
 
@@ -107,8 +108,9 @@ def verb_phrases(text: str, spellings: Sequence[str], model: PhraseModel, choice
     abstracts put before an object (`PhraseModel.object_verbs`, learned), one the training
     corpora hardly use and no author keyword ends on ('conjoins'), or a base form after a
     plural noun ('agents view'); or it ends on a third-person form after a singular noun and
-    the abstract says it between a determiner and an object ('the agent traces the contour'). `choices`: whose `words` the corpora use often (None: the
-    shipped choices). Issue 52, decision 0034."""
+    the abstract says it between a determiner and an object ('the agent traces the contour').
+    `choices`: whose `words` the corpora use often (None: the shipped choices). Issue 52,
+    decisions 0034 and 0037."""
     before = _words_before_objects(text)
     if not before:
         return []
@@ -158,7 +160,7 @@ def _followed_by_object(lower: str, phrase: str, after_determiner: bool = False)
         if (at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "-")) and lower.startswith(" ", end):
             stop = lower.find(" ", end + 1)
             if lower[end + 1 : stop if stop >= 0 else len(lower)] in _OBJECT_STARTS and (
-                not after_determiner or (at > 1 and lower[: at - 1].rsplit(" ", 1)[-1] in _OBJECT_STARTS)
+                not after_determiner or (at > 1 and lower[lower.rfind(" ", 0, at - 1) + 1 : at - 1] in _OBJECT_STARTS)
             ):
                 return True
         at = lower.find(phrase, at + 1)
@@ -171,7 +173,7 @@ _NOMINAL_GERUNDS = lexicon.words("nominal_gerunds")
 _COUNT = re.compile(r"\d+(?:[.,]\d+)*(?:[kmbt]|x|%)?$")  # '9b', '197k', '13', '2.5x' (lower case)
 
 
-def stopped_inside(candidates: Sequence[tuple[str, str, int]], model: PhraseModel, terms: Container[tuple[str, ...]]) -> set[str]:
+def stopped_inside(candidates: CandidatePhrases, model: PhraseModel, terms: Container[tuple[str, ...]]) -> set[str]:
     """The keys of an abstract's candidate phrases (tagging.candidate_phrases) that stop inside
     a longer term: every time the abstract says the phrase, the same word follows it, a word
     author keywords end on (`PhraseModel.keyword_heads`), while the phrase's own last word ends
@@ -187,13 +189,11 @@ def stopped_inside(candidates: Sequence[tuple[str, str, int]], model: PhraseMode
     # Longest first: 'observable markov' stops inside 'observable markov decision', which
     # stops inside 'observable markov decision process'.
     for key, count in sorted(counts.items(), key=lambda item: -item[0].count(" ")):
-        head, _, last = key.rpartition(" ")
-        if head.count(" ") < 1 or (last not in heads and key not in found):
+        last = key.rpartition(" ")[2]
+        if key.count(" ") < 2 or (last not in heads and key not in found):
             continue
-        rest, _, end = head.rpartition(" ")
-        end = _singular(end)
-        part = f"{rest} {end}"
-        if count >= counts.get(part, count + 1) and end not in heads and not _known(part, model, terms):
+        part = _head_part(key)
+        if count >= counts.get(part, count + 1) and part.rpartition(" ")[2] not in heads and not _known(part, model, terms):
             found.add(part)
     # Inside a term authors or the vocabulary know: 'entity recognition' of 'named entity recognition'.
     for key, count in counts.items():
@@ -211,20 +211,23 @@ def _known(key: str, model: PhraseModel, terms: Container[tuple[str, ...]]) -> b
     return key in model.keywords or tuple(key.split()) in terms
 
 
-def fragments(candidates: Sequence[tuple[str, str, int]]) -> dict[str, int]:
+def fragments(candidates: CandidatePhrases) -> dict[str, int]:
     """For each key, the most occurrences of a candidate one word longer that contains it:
     'connected layers' is only a piece of 'fully connected layers' when both occur alike."""
     longer: dict[str, int] = {}
     for key, _, count in candidates:
         if key.count(" ") > 1:  # three words or more
-            first, _, rest = key.partition(" ")
-            head, _, _ = key.rpartition(" ")
-            # Keys are folded already: normalising the shorter phrase only singularises its end.
-            head, _, end = head.rpartition(" ")
-            for part in (rest, f"{head} {_singular(end)}"):
+            for part in (key.partition(" ")[2], _head_part(key)):
                 if longer.get(part, 0) < count:
                     longer[part] = count
     return longer
+
+
+def _head_part(key: str) -> str:
+    """The key of a candidate (three words or more) without its last word. Keys are folded
+    already: normalising the shorter phrase only singularises its new end."""
+    head, _, end = key.rpartition(" ")[0].rpartition(" ")
+    return f"{head} {_singular(end)}"
 
 
 @lru_cache(maxsize=100_000)

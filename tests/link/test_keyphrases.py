@@ -192,7 +192,8 @@ def _said_only_inside_a_known_term(phrase: str, text: str, keywords, terms) -> b
     from generator.language.textutil import STOP_WORDS, normalise_term
 
     def known(words: list[str]) -> bool:
-        return normalise_term(" ".join(words)) in keywords or tuple(normalise_term(" ".join(words)).split()) in terms
+        key = normalise_term(" ".join(words))
+        return key in keywords or tuple(key.split()) in terms
 
     words = phrase.lower().split()
     if known(words):

@@ -21,7 +21,7 @@ from generator.language import lexicon
 from generator.language.learned import Choices
 from generator.language.textutil import normalise_term
 from generator.link.keyphrases import phrase_like
-from generator.model import Paper
+from generator.model import CandidatePhrases, Paper
 
 
 def explained_after_edit(
@@ -282,5 +282,5 @@ _BOILERPLATE = lexicon.words("boilerplate")
 
 
 @lru_cache(maxsize=32_768)
-def _phrase_keys(candidates: tuple[tuple[str, str, int], ...]) -> frozenset[str]:
+def _phrase_keys(candidates: CandidatePhrases) -> frozenset[str]:
     return frozenset(key for key, _, _ in candidates)
