@@ -20,7 +20,7 @@ from generator.enrich.models import Models
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
 from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
-from generator.language.learned import Choices
+from generator.language.learned import Choices, PhraseModel
 from generator.language.textutil import normalise_term
 from generator.link.aboutness import Aboutness, shown_by_aboutness
 from generator.link.keyphrases import fragments, phrases_like, stopped_inside, verb_phrases
@@ -154,7 +154,7 @@ class Keyphrased:
     candidates: list[CandidatePhrases]
     document_frequency: Counter[str]
     n: int
-    model: object
+    model: PhraseModel
     found: dict[int, tuple[Paper, tuple[tuple[str, ...], tuple[str, ...]]]]
 
 
