@@ -78,7 +78,7 @@ class TagChoice:
     """What choosing a paper's tags and key phrases worked from and set aside; the page shows
     `Paper.tags` and `Paper.keyphrases`. Filled by enrich (given, scores, candidates, hidden,
     as_phrases) and changed by the link passes (enrich.tags.drop_dominant_tags hides the field's
-    tag, link.aboutness shows tags the paper is not about as phrases, enrich.tags.grouping_tags
+    tag, link.corpus orders the key phrases to fill up from, link.aboutness shows tags the paper is not about as phrases, enrich.tags.grouping_tags
     keeps what was derived). Issues 33 and 54."""
 
     # Tags from the input's keywords, kept whatever their spread.
@@ -99,6 +99,9 @@ class TagChoice:
     # and tags the paper's meaning is far from (link.aboutness): the page shows them among the key
     # phrases, not as tags; related papers still find them as tags. Decisions 0017, 0031.
     as_phrases: tuple[str, ...] = ()
+    # The keys of key phrases a paper short of tags is filled up from, best first
+    # (enrich.tags.fill_order, set where key phrases are scored; empty when it has its tags).
+    fill_order: tuple[str, ...] = ()
     # The paper's (tags, key phrases) as derived, kept when enrich.tags.grouping_tags changes what
     # its page shows: related papers and their reasons are found by these (enrich.tags.derived_terms).
     derived: tuple[tuple[str, ...], tuple[str, ...]] | None = None

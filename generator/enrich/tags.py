@@ -7,15 +7,17 @@
 2. Over the collection (link): a derived tag on too large a share of the papers stays only on
    the papers about it, and a broad one is hidden there too; a tag most abstracts name (the
    collection's field) is hidden where the paper is not about it (`drop_dominant_tags`).
-   Where the build has a meaning vector per abstract, a derived tag whose name the paper's
-   meaning is far from is shown as a key phrase too (generator.link.aboutness, decision 0031).
 3. Per paper again, once key phrases are scored (link): a paper with fewer than MIN_TAGS tags
-   is filled up from its key phrases (`filled_up`), for finding related papers.
-4. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
+   is filled up from its key phrases (`fill_up_tags`), for finding related papers.
+4. Where the build has a meaning vector per abstract (link): a derived tag whose name the
+   paper's meaning is far from is shown as a key phrase (generator.link.aboutness, decision 0031).
+5. Over the collection again (link): what the page shows (`grouping_tags`). Hidden terms go; a
    tag filled up from key phrases shows only while the paper has fewer than MIN_SHOWN_TAGS; a
    tag named once (step 1) and a derived tag that no other paper carries group nothing and
    become key phrases; a paper left short of MIN_SHOWN_TAGS joins the groups its key phrases
    name. Related papers are found by the terms as derived before this step (`derived_terms`).
+
+`link.corpus.link` calls steps 2-5 in this order.
 
 The vocabulary and its matching are generator.enrich.tagging; the figures behind these rules
 are decisions 0006, 0014 and 0017-0022.
@@ -195,22 +197,41 @@ def _without_dominant(paper: Paper, tags: tuple[str, ...], hidden: tuple[str, ..
     return reused("dominant", paper, changes, lambda: paper_with(paper, **changes))
 
 
-def filled_up(
-    tags: tuple[str, ...], chosen: Sequence[str], scored: Sequence[str], document_frequency: Counter[str], display: Mapping[str, str]
-) -> tuple[str, ...]:
-    """`tags` filled up to MIN_TAGS from key phrases (normalised keys; `display`: as written):
-    the paper's chosen key phrases that recur in other papers, then its other chosen ones, then
-    any other it scored (`scored`, best first); a phrase overlapping a tag is skipped."""
+def fill_order(chosen: Sequence[str], scored: Sequence[str], document_frequency: Counter[str]) -> tuple[str, ...]:
+    """The keys (normalised) a paper short of tags is filled up from, best first: its chosen key
+    phrases that recur in other papers, then its other chosen ones, then any other it scored
+    (`scored`, best first). Worked out where key phrases are scored, which alone knows the counts
+    (link.corpus); `fill_up_tags` uses it."""
+    order = [k for k in chosen if document_frequency[k] >= 2]
+    order += [k for k in chosen if k not in order] + [k for k in scored if k not in chosen]
+    return tuple(order)
+
+
+def fill_up_tags(papers: list[Paper]) -> list[Paper]:
+    """Step 3: each paper with fewer than MIN_TAGS tags filled up from its key phrases
+    (Paper.tag_choice.fill_order, `filled_up`)."""
+    return [_filled(paper) if paper.tag_choice.fill_order and len(paper.tags) < MIN_TAGS else paper for paper in papers]
+
+
+def _filled(paper: Paper) -> Paper:
+    display = {key: spelling for key, spelling, _ in paper.tag_choice.candidates}
+    tags = filled_up(paper.tags, paper.tag_choice.fill_order, display)
+    if tags == paper.tags:
+        return paper
+    # Under serve, the last run's object for the same paper object and tags (context.reused).
+    return reused("filled", paper, {"tags": tags}, lambda: paper_with(paper, tags=tags))
+
+
+def filled_up(tags: tuple[str, ...], order: Sequence[str], display: Mapping[str, str]) -> tuple[str, ...]:
+    """`tags` filled up to MIN_TAGS from key phrases in `order` (normalised keys, best first:
+    `fill_order`; `display`: each as written); a phrase overlapping a tag is skipped."""
     result = list(tags)
-    if len(result) < MIN_TAGS:
-        fill = [k for k in chosen if document_frequency[k] >= 2]
-        fill += [k for k in chosen if k not in fill] + [k for k in scored if k not in chosen]
-        for key in fill:
-            if len(result) >= MIN_TAGS:
-                break
-            if not any(key in normalise_term(t) or normalise_term(t) in key for t in result):
-                phrase = display[key]
-                result.append(phrase.lower() if phrase.islower() else phrase)
+    for key in order:
+        if len(result) >= MIN_TAGS:
+            break
+        if not any(key in normalise_term(t) or normalise_term(t) in key for t in result):
+            phrase = display[key]
+            result.append(phrase.lower() if phrase.islower() else phrase)
     return tuple(result[:MAX_TAGS])
 
 

@@ -108,7 +108,7 @@ def tags_not_about(
 
 def other_names(checked: list[tuple[str, ...]], aboutness: Aboutness) -> dict[str, np.ndarray]:
     """The vectors of the `checked` tags (per paper, checked_tags) that are no vocabulary tag
-    (key phrases filled up as tags, enrich.tags.filled_up), embedded in one batch by
+    (key phrases filled up as tags, enrich.tags.fill_up_tags), embedded in one batch by
     `aboutness.embed_others`."""
     names = sorted({tag for tags in checked for tag in tags if tag not in aboutness.rows})
     if not names or aboutness.embed_others is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any, cast
 
@@ -19,7 +19,7 @@ from generator.context import Pending, derived, in_background, incremental, reus
 from generator.enrich.models import Models
 from generator.enrich.names import GENERIC_ACRONYMS, looks_like_name
 from generator.enrich.paper import retitle
-from generator.enrich.tags import derived_terms, drop_dominant_tags, filled_up, grouping_tags, similarity_terms
+from generator.enrich.tags import MIN_TAGS, derived_terms, drop_dominant_tags, fill_order, fill_up_tags, grouping_tags, similarity_terms
 from generator.language.learned import Choices, PhraseModel
 from generator.language.textutil import normalise_term
 from generator.link.aboutness import Aboutness, shown_by_aboutness
@@ -38,7 +38,7 @@ from generator.link.related.similar import (
     ranked,
     vectors,
 )
-from generator.model import CandidatePhrases, Mention, Paper, Related, paper_with
+from generator.model import CandidatePhrases, Mention, Paper, Related, TagChoice, paper_with
 from generator.sources.markup import URL
 
 MAX_KEYPHRASES = 6
@@ -117,9 +117,9 @@ def add_keyphrases(
     models: Models | None = None,
 ) -> list[Paper]:
     """Keyphrases: candidate noun phrases that recur across papers, the likeliest keywords first
-    (by `models.phrase_model`; None: the shipped models).
-    Papers with fewer than MIN_TAGS tags are filled up from them, recurring ones first.
-    `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, tags), worked out elsewhere;
+    (by `models.phrase_model`; None: the shipped models). A paper with fewer than MIN_TAGS tags
+    also gets the order its tags are filled up in from them (TagChoice.fill_order: fill_up_tags).
+    `ahead`: (k, rest) where rest() gives papers[k:]'s (keyphrases, fill order), worked out elsewhere;
     `counts`: phrase_counts(papers) when worked out already. Under `mkdocs serve`,
     keyphrases_after_edit finds the same from the last run's."""
     document_frequency, max_df, n = counts if counts is not None else phrase_counts(papers)
@@ -129,7 +129,14 @@ def add_keyphrases(
 
 
 def _with_keyphrases(papers: list[Paper], found: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[Paper]:
-    return [_replaced("keyphrases", paper, keyphrases=keyphrases, tags=tags) for paper, (keyphrases, tags) in zip(papers, found)]
+    return [
+        _replaced("keyphrases", paper, keyphrases=keyphrases, tag_choice=_with_fill_order(paper, order))
+        for paper, (keyphrases, order) in zip(papers, found)
+    ]
+
+
+def _with_fill_order(paper: Paper, order: tuple[str, ...]) -> TagChoice:
+    return replace(paper.tag_choice, fill_order=order) if order != paper.tag_choice.fill_order else paper.tag_choice
 
 
 def phrase_counts(papers: list[Paper]) -> tuple[Counter[str], int, int]:
@@ -148,7 +155,7 @@ def _max_df(papers: list[Paper]) -> int:
 class Keyphrased:
     """What keyphrases_after_edit leaves for the next run: each paper's candidate list and the
     counts of them it scored with (corrected in place by the next run), the collection's size,
-    the phrase model, and each paper's (keyphrases, tags) by the very paper object (an unchanged
+    the phrase model, and each paper's (keyphrases, fill order) by the very paper object (an unchanged
     paper is the same object run after run)."""
 
     candidates: list[CandidatePhrases]
@@ -216,7 +223,7 @@ def _recounted(last: tuple[list, Counter[str]], candidates: list) -> tuple[Count
 def _keyphrases(
     papers: list[Paper], document_frequency: Counter[str], max_df: int, n: int, models: Models
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Each paper's keyphrases and its tags filled up from them (see add_keyphrases). The
+    """Each paper's keyphrases and the order its tags are filled up in (see add_keyphrases). The
     candidates of all papers are scored at once (`keyphrases.probabilities`)."""
     model, terms = models.phrase_model, models.vocabulary.matched
     candidates = [c for paper in papers for c in paper.tag_choice.candidates]
@@ -268,18 +275,18 @@ def _keyphrases(
     )
     bounds = np.searchsorted(paper_of[chosen], np.arange(len(papers) + 1)).tolist()
     return [
-        _keyphrases_and_filled_tags(
+        _keyphrases_and_fill_order(
             paper, [(-probabilities[k], scored_keys[k]) for k in range(bounds[p], bounds[p + 1])], document_frequency, model
         )
         for p, paper in enumerate(papers)
     ]
 
 
-def _keyphrases_and_filled_tags(
+def _keyphrases_and_fill_order(
     paper: Paper, scored: list[tuple[float, str]], document_frequency: Counter[str], model
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """One paper's keyphrases from its scored candidates (minus probability, key), and its tags
-    filled up from them."""
+    """One paper's keyphrases from its scored candidates (minus probability, key), and, when it
+    has fewer than MIN_TAGS tags, the keys its tags are filled up from (enrich.tags.fill_order)."""
     counts = {key: count for key, _, count in paper.tag_choice.candidates}
     display = {key: spelling for key, spelling, _ in paper.tag_choice.candidates}
     scored.sort()
@@ -294,7 +301,7 @@ def _keyphrases_and_filled_tags(
         if len(chosen) == MAX_KEYPHRASES:
             break
     keyphrases = tuple(display[k] for k in chosen)
-    return keyphrases, filled_up(paper.tags, chosen, [k for _, k in scored], document_frequency, display)
+    return keyphrases, fill_order(chosen, [k for _, k in scored], document_frequency) if len(paper.tags) < MIN_TAGS else ()
 
 
 @lru_cache(maxsize=32_768)
@@ -554,16 +561,18 @@ def link(
     models = models or Models.shipped()
     papers = drop_common_names(papers, models.choices)
     papers = unique_slugs(papers)
-    papers = drop_dominant_tags(papers, models.tag_model)
+    # Tag choice, steps 2-5 (enrich.tags; step 1 is enrich's):
+    papers = drop_dominant_tags(papers, models.tag_model)  # 2. a tag on too many papers
     papers, (sites, names, heads) = incremental(
         "keyphrases",
         partial(_keyphrases_beside_texts, papers, models, waiting),
         lambda last: _texts_left(keyphrases_after_edit(last, papers, models)),
     )
-    papers = unique_titles(papers)
+    papers = fill_up_tags(papers)  # 3. a paper short of tags takes its key phrases
+    papers = unique_titles(papers)  # (titles told apart by the tags filled up)
     papers = add_mentions(papers, sites, models.choices)
-    papers = shown_by_aboutness(papers, meanings, aboutness)  # tags filled up from key phrases too
-    papers = grouping_tags(papers, MAX_KEYPHRASES, models.tag_model)
+    papers = shown_by_aboutness(papers, meanings, aboutness)  # 4. tags far from the meaning, as key phrases
+    papers = grouping_tags(papers, MAX_KEYPHRASES, models.tag_model)  # 5. what the page shows
     if titled is not None:
         titled(papers)
     return add_related(papers, related_count, names, heads, neighbours_found, meanings, mixing, models)
@@ -606,7 +615,8 @@ def _from_texts(
 ) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
     """mention_sites, the names each abstract uses (`reasons.Side.names`), the words each
     document begins with (`similar.vectors`), and papers[cut:]'s key phrases and tags (as
-    add_keyphrases finds them: each paper's depend on the corpus's counts, `counts`, not on the batch)."""
+    add_keyphrases finds them, with their fill order: each paper's depend on the corpus's counts,
+    `counts`, not on the batch)."""
     keyphrases = _keyphrases(papers[cut:], *counts, models)
     return (
         mention_sites(papers, models.choices),

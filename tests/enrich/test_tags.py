@@ -8,8 +8,19 @@ from dataclasses import replace
 
 import pytest
 
-from generator.enrich.tags import MAX_TAGS, MIN_TAGS, derive_tags, derived_terms, drop_dominant_tags, filled_up, grouping_tags
+from generator.enrich.tags import (
+    MAX_TAGS,
+    MIN_TAGS,
+    derive_tags,
+    derived_terms,
+    drop_dominant_tags,
+    fill_order,
+    fill_up_tags,
+    filled_up,
+    grouping_tags,
+)
 from generator.language.learned import TagModel
+from generator.model import TagChoice
 from helpers import papers_from
 
 
@@ -37,19 +48,33 @@ def test_no_paper_carries_more_than_the_most_tags():
 def test_a_paper_short_of_tags_is_filled_up_with_recurring_key_phrases_first():
     display = {"policy gradient": "policy gradient", "reward model": "reward model", "toy grid": "toy grid"}
     frequency = Counter({"policy gradient": 1, "reward model": 4, "toy grid": 1})
-    tags = filled_up(("robotics",), ["policy gradient", "reward model"], ["toy grid"], frequency, display)
+    order = fill_order(["policy gradient", "reward model"], ["reward model", "toy grid", "policy gradient"], frequency)
+    assert order == ("reward model", "policy gradient", "toy grid")
+    tags = filled_up(("robotics",), order, display)
     assert tags == ("robotics", "reward model", "policy gradient")
     assert len(tags) == MIN_TAGS
 
 
 def test_a_key_phrase_overlapping_a_tag_does_not_fill_up():
     display = {"robotics": "robotics", "robotics benchmarks": "robotics benchmarks", "grasping": "grasping"}
-    tags = filled_up(("robotics",), ["robotics benchmarks", "grasping"], [], Counter(), display)
+    tags = filled_up(("robotics",), fill_order(["robotics benchmarks", "grasping"], [], Counter()), display)
     assert tags == ("robotics", "grasping")
 
 
 def test_a_paper_with_enough_tags_keeps_them():
-    assert filled_up(("a", "b", "c"), ["d"], [], Counter({"d": 9}), {"d": "d"}) == ("a", "b", "c")
+    assert filled_up(("a", "b", "c"), ("d",), {"d": "d"}) == ("a", "b", "c")
+
+
+def test_fill_up_tags_fills_only_papers_short_of_tags():
+    base = papers_from("We study a reward model on a toy grid.")[0]
+    choice = TagChoice(
+        candidates=(("reward model", "Reward Model", 2), ("toy grid", "toy grid", 1)), fill_order=("toy grid", "reward model")
+    )
+    short = replace(base, tags=("robotics",), tag_choice=choice)
+    full = replace(base, tags=("a", "b", "c"), tag_choice=choice)
+    filled, kept = fill_up_tags([short, full])
+    assert filled.tags == ("robotics", "toy grid", "Reward Model")
+    assert kept is full
 
 
 @pytest.mark.parametrize(
