@@ -78,8 +78,8 @@ class TagChoice:
     """What choosing a paper's tags and key phrases worked from and set aside; the page shows
     `Paper.tags` and `Paper.keyphrases`. Filled by enrich (given, scores, candidates, hidden,
     as_phrases) and changed by the link passes (enrich.tags.drop_dominant_tags hides the field's
-    tag, link.corpus orders the key phrases to fill up from, link.aboutness shows tags the paper is not about as phrases, enrich.tags.grouping_tags
-    keeps what was derived). Issues 33 and 54."""
+    tag, link.corpus orders the key phrases to fill up from, link.aboutness shows tags the paper
+    is not about as phrases, enrich.tags.grouping_tags keeps what was derived). Issues 33 and 54."""
 
     # Tags from the input's keywords, kept whatever their spread.
     given: tuple[str, ...] = ()

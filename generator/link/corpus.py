@@ -614,9 +614,9 @@ def _from_texts(
     papers: list[Paper], cut: int, counts: tuple[Counter[str], int, int], models: Models
 ) -> tuple[list[tuple[int, str, int]], list[dict[str, str]], Numbered, list]:
     """mention_sites, the names each abstract uses (`reasons.Side.names`), the words each
-    document begins with (`similar.vectors`), and papers[cut:]'s key phrases and tags (as
-    add_keyphrases finds them, with their fill order: each paper's depend on the corpus's counts,
-    `counts`, not on the batch)."""
+    document begins with (`similar.vectors`), and papers[cut:]'s key phrases and fill orders (as
+    add_keyphrases finds them: each paper's depend on the corpus's counts, `counts`, not on the
+    batch)."""
     keyphrases = _keyphrases(papers[cut:], *counts, models)
     return (
         mention_sites(papers, models.choices),
