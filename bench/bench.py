@@ -676,18 +676,17 @@ def empty_vector_cache(folder: Path) -> None:
     os.environ["ABSTRACTS_SITE_CACHE"] = str(folder)
 
 
+def generate_command(files: list[str], out: Path, related: int, related_by: str) -> list[str]:
+    """`python -m generator generate` of `files` into `out`, as every timed step runs it."""
+    how = [] if related_by == "auto" else ["--related-by", related_by]
+    return [sys.executable, "-m", "generator", "generate", *files, "--out", str(out), "--related", str(related), *how]
+
+
 def vectors_cached(project: Project, inputs: list[Path], work: Path, related: int, related_by: str) -> None:
     """One untimed `generate` of the inputs, so that every meaning vector is in the user's cache
     before the timed steps, which measure builds with warm vectors (a user's every build after
-    the first). On a new machine the first run's `generate` embedded every abstract otherwise:
-    45 s against 14 s at 4,242, a column that measured the model, not the generator."""
-    how = [] if related_by == "auto" else ["--related-by", related_by]
-    run(
-        [sys.executable, "-m", "generator", "generate", *map(str, inputs), "--out", str(work / "docs"), "--related", str(related), *how],
-        work / "logs",
-        "vectors",
-        project,
-    )
+    the first); else a new machine's first run would time the model, not the generator."""
+    run(generate_command([str(p) for p in inputs], work / "docs", related, related_by), work / "logs", "vectors", project)
     shutil.rmtree(work / "docs", ignore_errors=True)
 
 
@@ -715,7 +714,7 @@ def one_run(
     full_site, bare_site = work / "site-full", work / "site-bare"
     result: dict = {}
 
-    generate = [python, "-m", "generator", "generate", *files, "--out", str(docs), "--related", str(related), *how]
+    generate = generate_command(files, docs, related, related_by)
     if first_builds:
         empty_vector_cache(work / "vectors-generate")
     first = run(generate, logs, "generate", project)
@@ -747,9 +746,7 @@ def one_run(
     shutil.copytree(docs, warm_docs)
     original = inputs[0].read_bytes()
     edit_record(inputs[0], 0, "warm")
-    warm = run(
-        [python, "-m", "generator", "generate", *files, "--out", str(warm_docs), "--related", str(related), *how], logs, "warm", project
-    )
+    warm = run(generate_command(files, warm_docs, related, related_by), logs, "warm", project)
     inputs[0].write_bytes(original)
     result["warm"] = {
         "seconds": warm.seconds,
