@@ -25,6 +25,11 @@ def run_cli(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.Comp
     return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
+def run_bench(module: str, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    """Run `python -m bench.<module> ...` from the checkout, as its docstring says to, capturing its output."""
+    return subprocess.run([sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
 def mkdocs_build(folder: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` in a site folder, as its author runs it."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}

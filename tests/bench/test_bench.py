@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from helpers import ROOT, corpus_file
+from helpers import ROOT, corpus_file, run_bench
 from sentence_models import install_tiny
 
 
@@ -23,13 +23,7 @@ def bench_module():
 def test_small_benchmark_runs_and_reports_every_column(tmp_path):
     corpus_file("iclr2024.jsonl")  # skips cleanly where the corpora are absent
     out = tmp_path / "bench.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "bench.bench", "--sizes", "40", "--repeat", "1", "--json", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    result = run_bench("bench", "--sizes", "40", "--repeat", "1", "--json", str(out), timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "full/bare" in result.stdout and "full/plain" in result.stdout
     # Both inputs by default, a row each: the records as given, and their abstracts alone.

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from helpers import ROOT
+from helpers import run_bench
 
 pytest.importorskip("playwright.sync_api")
 
@@ -16,13 +14,7 @@ pytest.importorskip("playwright.sync_api")
 def test_explore_benchmark_reports_labels_times_and_sizes(seeds_site, tmp_path):
     site, _ = seeds_site
     out = tmp_path / "explore.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "bench.explore_bench", str(site), "--runs", "1", "--json", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_bench("explore_bench", str(site), "--runs", "1", "--json", str(out), timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "map gz KB" in result.stdout and "filter ms" in result.stdout
     [figures] = json.loads(out.read_text(encoding="utf-8"))

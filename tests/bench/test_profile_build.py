@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from helpers import ROOT, corpus_file
+from helpers import corpus_file, run_bench
 
 
 @pytest.mark.slow
 def test_profile_of_a_small_untitled_build_names_the_derivations_hooks_and_processes(tmp_path):
     corpus_file("iclr2024.jsonl")  # skips cleanly where the corpora are absent
     out = tmp_path / "profile.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "bench.profile_build", "--size", "40", "--input", "untitled", "--floor", "0", "--json", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = run_bench("profile_build", "--size", "40", "--input", "untitled", "--floor", "0", "--json", str(out))
     assert result.returncode == 0, result.stderr[-3000:]
     profile = json.loads(out.read_text())
     assert set(profile["stages"]) >= {"read+enrich", "link", "render"}
