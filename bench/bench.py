@@ -459,8 +459,12 @@ def untitled_text(path: Path) -> str:
     keywords, authors, links and areas are gone: every title, name, summary and tag is derived."""
     from generator.sources.readers import collection_from_stem
 
-    abstracts = [" ".join(json.loads(line)["abstract"].split()) for line in read_jsonl(path)]
-    return "\n\n".join([collection_from_stem(path.stem), *abstracts]) + "\n"
+    return "\n\n".join([collection_from_stem(path.stem), *abstracts_of(path)]) + "\n"
+
+
+def abstracts_of(path: Path) -> list[str]:
+    """The abstracts of a JSON Lines file of records, each on one line (white space collapsed)."""
+    return [" ".join(json.loads(line)["abstract"].split()) for line in read_jsonl(path)]
 
 
 def titled_inputs(size: int, corpus: Path, folder: Path) -> list[Path]:

@@ -16,9 +16,10 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-from bench.bench import CORPUS_FILES, DEFAULT_CORPUS, SIZES, read_jsonl, table
+from bench.bench import DEFAULT_CORPUS, SIZES, abstracts_of, table, titled_inputs
 
 # Run with the checkout as the working directory, so that its own `generator` is imported (a
 # checkout from before bench/ existed has none of this module).
@@ -57,10 +58,9 @@ print(json.dumps({"enrich": best[0], "titles": best[1], "papers": len(records), 
 
 
 def abstracts(size: int, corpus: Path) -> list[str]:
-    """The abstracts of bench.py's input of this size (white space collapsed, as the readers do)."""
-    files = ["iclr2024.jsonl"] if size in (40, 2200) else list(CORPUS_FILES)
-    texts = [" ".join(json.loads(line)["abstract"].split()) for name in files for line in read_jsonl(corpus / name)]
-    return texts[:40] if size == 40 else texts
+    """The abstracts of bench.py's input of this size, as its untitled files hold them."""
+    with tempfile.TemporaryDirectory() as folder:
+        return [text for path in titled_inputs(size, corpus, Path(folder)) for text in abstracts_of(path)]
 
 
 def measure(repo: Path, texts: list[str], runs: int) -> dict:
@@ -76,7 +76,7 @@ def measure(repo: Path, texts: list[str], runs: int) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repo", type=Path, action="append", help="a checkout to measure (repeat to compare; default: this one)")
-    parser.add_argument("--size", type=int, choices=SIZES[:3], default=4200, help="input size as in bench.py (default: 4200)")
+    parser.add_argument("--size", type=int, choices=SIZES, default=4200, help="input size as in bench.py (default: 4200)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the checkouts alternating (default: 3)")
     parser.add_argument("--runs", type=int, default=2, help="enrich passes per round in each process, best kept (default: 2)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"folder of the corpus files (default: {DEFAULT_CORPUS})")
